@@ -1,0 +1,8 @@
+"""crates-sim: a Monte Carlo strategy-analysis toolkit for Crates and Crazy Eights."""
+
+__version__ = "0.1.0"
+
+from .errors import CratesError  # noqa: E402
+from .rules import Rules  # noqa: E402
+
+__all__ = ["CratesError", "Rules", "__version__"]

@@ -1,0 +1,52 @@
+"""The `crates` command line: a thin layer over the Python API."""
+
+import json
+
+import click
+
+from . import __version__
+from .cli_common import CratesGroup
+from .rules import KNOB_HELP, KNOBS, PRESETS, Rules
+
+
+@click.group(cls=CratesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="crates-sim")
+def cli():
+    """crates-sim: simulate Crates and Crazy Eights between strategies and report on it.
+
+    \b
+    Start with:
+      crates rules --list                 the rule presets
+      crates simulate --games 10000       classic 4-player partnership games, random play
+      crates trace --game 0 --out g.jsonl one game as a JSON Lines log
+      crates replay g.jsonl               that log as a play-by-play
+    """
+
+
+@cli.command()
+@click.argument("preset", required=False, type=click.Choice(list(PRESETS)))
+@click.option("--list", "list_", is_flag=True, help="List the presets.")
+@click.option("--players", "-n", default=4, show_default=True, help="Player count for defaults that depend on it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON.")
+def rules(preset, list_, players, as_json):
+    """Print a preset's knobs (default classic), or list the presets with --list."""
+    if list_ or preset is None and not as_json:
+        if list_ or preset is None:
+            for name, (family, (lo, hi), _, desc) in PRESETS.items():
+                click.echo(f"{name:<18} {family:<7} {lo}-{hi} players  {desc}")
+            if list_:
+                return
+            click.echo("\n(`crates rules PRESET` for its knobs)")
+            return
+    lo, hi = PRESETS[preset][1]
+    the_rules = Rules.preset(preset, min(max(players, lo), hi))
+    values = the_rules.to_dict()
+    if as_json:
+        click.echo(json.dumps(values, indent=2))
+        return
+    click.echo(f"{preset} ({the_rules.family}, {lo}-{hi} players); shown for {the_rules.players} players")
+    for key, value in values.items():
+        allowed = KNOBS[key][1]
+        allowed = "|".join(allowed) if isinstance(allowed, tuple) else allowed.__name__
+        click.echo(f"  {key:<19} {str(value):<14} {allowed:<32} {KNOB_HELP[key]}")
+    click.echo("\nOverride any knob with --set name=value, e.g. --set seven_target=next")

@@ -1,0 +1,49 @@
+"""Column schemas of the datasets that `crates simulate` writes.
+
+The engine fills plain numpy arrays with these names and dtypes; the runner turns them
+into Arrow tables (strings as dictionary-encoded categoricals) and Parquet files.
+"""
+
+import numpy as np
+
+#: End reasons of a hand, in the order of their integer codes.
+REASONS = ("out", "count_back", "dead", "cap", "block")
+
+#: One row per game x seat.
+GAME_COLUMNS = {
+    "game": np.int64,
+    "seat": np.int8,
+    "strategy": "category",  # strategy spec of the seat, e.g. "greedy" or "pimc:samples=200"
+    "team": np.int8,  # seat % 2 with partnerships, else the seat
+    "total": np.int32,  # final game score, pressures included (team total for partners)
+    "rank": np.int8,  # 1 = best
+    "win": np.float32,  # 1/k for a k-way tie for first, else 0
+    "pressures": np.int16,
+    "pressure_points": np.int32,
+    "hands_out": np.int16,
+    "home_runs": np.int16,
+    "capped_hands": np.int16,
+    "hands": np.int16,
+}
+
+#: One row per game x hand x seat.
+HAND_COLUMNS = {
+    "game": np.int64,
+    "hand": np.int16,  # 1-based
+    "size": np.int8,  # cards dealt to each player
+    "dealer": np.int8,
+    "pos": np.int8,  # (seat - dealer) mod players: 0 = dealer, 1 = dealer's left
+    "seat": np.int8,
+    "points": np.int16,  # hand score (pressures excluded)
+    "cards_left": np.int8,
+    "threes_left": np.int8,
+    "covered": np.int8,  # cards covered by 3s
+    "home_run": np.bool_,
+    "out": np.bool_,
+    "pressures": np.int8,
+    "pressure_points": np.int32,
+    "draws": np.int16,
+    "plays": np.int16,
+    "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)
+    "reason": "category",  # one of REASONS
+}
