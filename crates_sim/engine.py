@@ -29,13 +29,13 @@ class ChunkResult:
 def run_games(rules, strategies, seed, game_start, n_games, detail="hands"):
     """STUB with the real signature: random rows of the right shape and dtypes."""
     n = rules.players
-    rng = np.random.default_rng([seed, game_start])
     rows = n_games * n
     games = {k: np.zeros(rows, dtype=v if v != "category" else object) for k, v in GAME_COLUMNS.items()}
     games["game"] = np.repeat(np.arange(game_start, game_start + n_games), n)
     games["seat"] = np.tile(np.arange(n, dtype=np.int8), n_games)
     games["strategy"] = np.array([strategies[s] for s in games["seat"]], dtype=object)
-    games["total"] = rng.integers(0, 1000, rows).astype(np.int32)
+    games["total"] = np.concatenate([np.random.default_rng([seed, g]).integers(0, 1000, n)
+                                     for g in range(game_start, game_start + n_games)]).astype(np.int32)
     games["hands"][:] = 15
     hands = None
     if detail == "hands":
@@ -44,5 +44,6 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands"):
         hands["game"] = np.repeat(np.arange(game_start, game_start + n_games), 15 * n)
         hands["hand"] = np.tile(np.repeat(np.arange(1, 16, dtype=np.int16), n), n_games)
         hands["seat"] = np.tile(np.arange(n, dtype=np.int8), n_games * 15)
-        hands["points"] = rng.integers(-100, 200, hrows).astype(np.int16)
+        hands["points"] = np.concatenate([np.random.default_rng([seed, g, 1]).integers(-100, 200, 15 * n)
+                                          for g in range(game_start, game_start + n_games)]).astype(np.int16)
     return ChunkResult(games, hands, turns=1000 * n_games, capped_hands=0, dead_hands=0)
