@@ -2,7 +2,9 @@
 
 __version__ = "0.1.0"
 
+from .dataset import Dataset  # noqa: E402
 from .errors import CratesError  # noqa: E402
 from .rules import Rules  # noqa: E402
+from .runner import simulate  # noqa: E402
 
-__all__ = ["CratesError", "Rules", "__version__"]
+__all__ = ["CratesError", "Dataset", "Rules", "__version__", "simulate"]
