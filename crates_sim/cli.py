@@ -50,3 +50,7 @@ def rules(preset, list_, players, as_json):
         allowed = "|".join(allowed) if isinstance(allowed, tuple) else allowed.__name__
         click.echo(f"  {key:<19} {str(value):<14} {allowed:<32} {KNOB_HELP[key]}")
     click.echo("\nOverride any knob with --set name=value, e.g. --set seven_target=next")
+
+from .cli_simulate import simulate  # noqa: E402
+
+cli.add_command(simulate)
