@@ -1,0 +1,209 @@
+"""Opening a `crates simulate` dataset for analysis: lazy polars frames and the manifest.
+
+Nothing here loads a dataset whole: `games` and `hands` are `polars.LazyFrame` scans of the
+Parquet files, and `cluster_means` aggregates them down to one small row per cluster of
+games before any statistics are computed (see `analysis.stats.ratio_ci`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from crates_sim.errors import CratesError
+from crates_sim.rules import PRESETS, Rules
+
+from . import stats
+
+#: Games are grouped into at most this many clusters (game % CLUSTERS) for the intervals.
+CLUSTERS = 1000
+#: The polars engine for heavy collects (streams the Parquet scans in batches).
+ENGINE = "streaming"
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    return lf.collect(engine=ENGINE)
+
+
+@dataclass
+class Data:
+    """An opened dataset: lazy frames, manifest and what the analysis needs to know."""
+
+    path: Path
+    manifest: dict
+    games: pl.LazyFrame
+    hands: pl.LazyFrame | None
+    players: int
+    strategies: list = field(default_factory=list)
+    rules: Rules | None = None
+    preset: str = "?"
+    #: extra key columns that, with `game`, identify one game (e.g. ["rotation"])
+    keys: list = field(default_factory=list)
+
+    @property
+    def family(self) -> str:
+        if self.rules is not None:
+            return self.rules.family
+        return PRESETS.get(self.preset, ("crates",))[0]
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.family == "crates"
+
+    @property
+    def partnerships(self) -> bool:
+        if self.rules is not None:
+            return self.rules.partnerships
+        return bool(self.manifest.get("partnerships"))
+
+    @property
+    def game_keys(self) -> list:
+        return ["game", *self.keys]
+
+    @property
+    def has_hands(self) -> bool:
+        return self.hands is not None
+
+    @property
+    def rules_spec(self) -> str:
+        if self.rules is not None:
+            return self.rules.describe()
+        return str(self.manifest.get("rules_spec") or self.preset)
+
+
+def _rules_from_manifest(m: dict, players: int) -> tuple[Rules | None, str]:
+    spec = m.get("rules_spec")
+    preset = m.get("preset") or (spec.split(":", 1)[0] if isinstance(spec, str) else None)
+    knobs = m.get("rules") or m.get("knobs")
+    if isinstance(knobs, dict) and preset in PRESETS:
+        try:
+            return Rules.preset(preset, players, **knobs), preset
+        except (CratesError, TypeError, ValueError):
+            pass
+    if isinstance(spec, str) and preset in PRESETS:
+        try:
+            return Rules.from_spec(spec, players), preset
+        except CratesError:
+            pass
+    return None, preset or "?"
+
+
+def _parquet_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.parquet") if not p.name.startswith("."))
+
+
+def load(path) -> Data:
+    """Open the dataset in directory `path`; a bad path is a one-line `CratesError`."""
+    path = Path(path)
+    if not path.exists():
+        raise CratesError(f"{path}: no such directory")
+    if not path.is_dir():
+        raise CratesError(f"{path} is a file, not a dataset directory (give the --out folder of `crates simulate`)")
+    mpath = path / "manifest.json"
+    if not mpath.is_file():
+        raise CratesError(f"{path} is not a crates-sim dataset (no manifest.json); "
+                          f"make one with `crates simulate --out {path}`")
+    try:
+        manifest = json.loads(mpath.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CratesError(f"cannot read {mpath}: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise CratesError(f"{mpath} is not a crates-sim manifest")
+    game_files = _parquet_files(path / "games")
+    if not game_files:
+        raise CratesError(f"{path} has no games/*.parquet: the run has not finished a chunk yet")
+    hand_files = _parquet_files(path / "hands")
+    games = pl.scan_parquet([str(p) for p in game_files])
+    hands = pl.scan_parquet([str(p) for p in hand_files]) if hand_files else None
+    names = games.collect_schema().names()
+    missing = {"game", "seat", "total", "win"} - set(names)
+    if missing:
+        raise CratesError(f"{path}/games lacks the columns {', '.join(sorted(missing))}: not a crates-sim dataset")
+    players = manifest.get("players")
+    if not isinstance(players, int):
+        players = int(collect(games.select(pl.col("seat").max())).item()) + 1
+    strategies = manifest.get("strategies")
+    if not isinstance(strategies, list) or len(strategies) != players:
+        strategies = None
+    keys = [k for k in ("rotation",) if k in names]
+    if strategies is None and not keys:
+        seat_strat = collect(games.filter(pl.col("game") == pl.col("game").min())
+                             .select("seat", pl.col("strategy").cast(pl.String)).sort("seat"))
+        strategies = seat_strat["strategy"].to_list()
+    rules, preset = _rules_from_manifest(manifest, players)
+    partners = rules.partnerships if rules is not None else bool(manifest.get("partnerships"))
+    if hands is not None:
+        hnames = hands.collect_schema().names()
+        if "strategy" not in hnames and strategies:
+            hands = hands.with_columns(
+                strategy=pl.col("seat").cast(pl.Int64).replace_strict(
+                    dict(enumerate(strategies)), return_dtype=pl.String))
+        if "team" not in hnames:
+            hands = hands.with_columns(team=pl.col("seat") % 2 if partners else pl.col("seat"))
+    data = Data(path, manifest, games, hands, players, strategies or [], rules, preset, keys)
+    return data
+
+
+# ------------------------------------------------------------------ aggregation
+def cluster_expr() -> pl.Expr:
+    return (pl.col("game") % CLUSTERS).alias("_cluster")
+
+
+def cluster_means(lf: pl.LazyFrame, values: dict, by: list | tuple = (), count: pl.Expr | None = None,
+                  scale: float = 1.0, conf: float = 0.95) -> pd.DataFrame:
+    """Means of expressions over the rows of `lf`, per group of `by`, with cluster CIs.
+
+    values: name -> polars expression evaluated per row (e.g. pl.col("points")).
+    count: the denominator per row (default: every row counts 1), e.g. one per game.
+    scale: multiplies estimates and intervals (e.g. players, for a per-hand total).
+    Returns a pandas frame: the `by` columns, then for each value `name`, `name_lo`,
+    `name_hi`, and `n` (rows) and `clusters`; sorted by `by`.
+    """
+    by = list(by)
+    count = pl.len() if count is None else count.sum()
+    aggs = [expr.cast(pl.Float64).sum().alias(f"{name}__s") for name, expr in values.items()]
+    small = collect(lf.group_by([*by, cluster_expr()]).agg(*aggs, count.cast(pl.Float64).alias("__n"),
+                                                          pl.len().alias("__rows"))).to_pandas()
+    rows = []
+    groups = small.groupby(by, sort=True, observed=True) if by else [((), small)]
+    for key, part in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(by, key, strict=False))
+        for name in values:
+            ci = stats.ratio_ci(part[f"{name}__s"].to_numpy(), part["__n"].to_numpy(), conf)
+            row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (ci.estimate * scale, ci.lo * scale, ci.hi * scale)
+        row["n"] = int(part["__rows"].sum())
+        row["clusters"] = len(part)
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    return out.sort_values(by).reset_index(drop=True) if by and len(out) else out
+
+
+def histogram(lf: pl.LazyFrame, column: str, by: list | tuple = (), width: float | None = None,
+              bins: int = 40) -> pd.DataFrame:
+    """Counts of `column` in equal-width bins (computed in polars), per group of `by`."""
+    by = list(by)
+    lo_hi = collect(lf.select(pl.col(column).min().alias("lo"), pl.col(column).max().alias("hi")))
+    lo, hi = lo_hi["lo"][0], lo_hi["hi"][0]
+    if lo is None:
+        return pd.DataFrame(columns=[*by, "left", "width", "count", "share"])
+    if width is None:
+        span = max(float(hi - lo), 1.0)
+        raw = span / bins
+        mag = 10 ** np.floor(np.log10(raw))
+        width = float(min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=raw))
+    start = np.floor(lo / width) * width
+    counts = collect(lf.group_by([*by, ((pl.col(column) - start) / width).floor().alias("_bin")])
+                     .agg(pl.len().alias("count"))).to_pandas()
+    counts["left"] = start + counts["_bin"] * width
+    counts["width"] = width
+    total = counts.groupby(by, observed=True)["count"].transform("sum") if by else counts["count"].sum()
+    counts["share"] = counts["count"] / total
+    return counts.drop(columns="_bin").sort_values([*by, "left"]).reset_index(drop=True)
