@@ -84,7 +84,7 @@ def simulate(rules, strategies, games, seed, out, workers, detail, chunk_size, s
 
     \b
     Game i of seed S is the same game whatever --workers, --chunk-size or --scheduler.
-    Interrupted (Ctrl-C, killed, disk full)? Run the same command again: finished chunks
+    Interrupted (Ctrl-C, killed, disk full)? To resume, run the same command again: finished chunks
     are kept and only the rest is run. A DIR holding a different run is refused unless
     you pass --overwrite.
     """
