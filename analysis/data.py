@@ -164,7 +164,7 @@ def cluster_means(lf: pl.LazyFrame, values: dict, by: list | tuple = (), count: 
     count: the denominator per row (default: every row counts 1), e.g. one per game.
     scale: multiplies estimates and intervals (e.g. players, for a per-hand total).
     Returns a pandas frame: the `by` columns, then for each value `name`, `name_lo`,
-    `name_hi`, and `n` (rows) and `clusters`; sorted by `by`.
+    `name_hi`, `name_se`, and `n` (rows) and `clusters`; sorted by `by`.
     """
     by = list(by)
     count = pl.len() if count is None else count.sum()
@@ -179,6 +179,7 @@ def cluster_means(lf: pl.LazyFrame, values: dict, by: list | tuple = (), count: 
         for name in values:
             ci = stats.ratio_ci(part[f"{name}__s"].to_numpy(), part["__n"].to_numpy(), conf)
             row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (ci.estimate * scale, ci.lo * scale, ci.hi * scale)
+            row[f"{name}_se"] = ci.se * scale
         row["n"] = int(part["__rows"].sum())
         row["clusters"] = len(part)
         rows.append(row)

@@ -54,3 +54,9 @@ def rules(preset, list_, players, as_json):
 from .cli_simulate import simulate  # noqa: E402
 
 cli.add_command(simulate)
+
+from analysis.cli_analysis import balance, compare, report  # noqa: E402
+
+cli.add_command(report)
+cli.add_command(compare)
+cli.add_command(balance)

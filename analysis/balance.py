@@ -1,0 +1,305 @@
+"""`crates balance`: rule variants side by side (docs/analysis.md).
+
+Each variant is played on the same game numbers and seed with the strategies rotated over
+the seats (as in `crates compare`), written as a dataset under OUT/variants/<name>/, and
+measured: seat and dealer-position advantage, first-player advantage, pressure rate,
+hand length, dead and capped hands, the spread of final scores and a luck/skill index.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from crates_sim.errors import CratesError
+from crates_sim.rules import Rules
+from crates_sim.strategy import parse_strategies
+
+from . import stats
+from .data import Data, cluster_means, collect, load
+from .play import labels_for, play, rotations
+from .render import PALETTE, Document, ci_text, figure, num
+
+JACKKNIFE_GROUPS = 20
+
+
+@dataclass
+class M:
+    """One measured value of one variant."""
+
+    measure: str  # key
+    group: str  # "" or the seat / position / part
+    est: float
+    lo: float
+    hi: float
+    se: float
+
+
+MEASURES = {
+    "seat_win": ("Win share by seat", "win share (%)", 100, "seat"),
+    "pos_points": ("Hand points by position after the dealer", "mean hand points (points per seat)", 1, "position after the dealer"),
+    "first_player": ("First-player advantage", "first player's points − table mean (points per hand)", 1, ""),
+    "pressures": ("Pressure rate", "pressures per game (count)", 1, ""),
+    "turns": ("Hand length", "turns per hand (plays + draws + passes)", 1, ""),
+    "ends": ("Dead and capped hands", "share of hands (%)", 100, "end"),
+    "spread": ("Spread of final scores", "standard deviation of a final score (points)", 1, ""),
+    "luck": ("Luck/skill index", "share of final-score variance (%)", 100, "part"),
+}
+
+
+def _from_frame(key, df, name, group_col=None, fmt=str) -> list[M]:
+    out = []
+    for _, row in df.iterrows():
+        g = fmt(row[group_col]) if group_col else ""
+        out.append(M(key, g, row[name], row[f"{name}_lo"], row[f"{name}_hi"], row[f"{name}_se"]))
+    return out
+
+
+def _wilson(key, group, k, n) -> M:
+    ci = stats.proportion_ci(k, n)
+    return M(key, group, ci.estimate, ci.lo, ci.hi, ci.se)
+
+
+def luck_skill(D: Data) -> dict:
+    """Variance shares of a final score: strategy (skill), seat, deal, and the rest (luck of the play).
+
+    Rows are seats (teams with partnerships: one row per team); the deal is the cards of one
+    seat in one game (game x seat), repeated once per rotation. Factors enter in that order
+    (sequential sums of squares) with the small-group correction of
+    `stats.variance_decomposition(adjusted=True)`. CIs by jackknife over 20 groups of deals.
+    """
+    g = D.games
+    if D.partnerships:
+        g = g.filter(pl.col("seat") < 2)
+    keys = ["game", *D.keys]
+    entry = "entry" if "entry" in g.collect_schema().names() else "strategy"
+    df = collect(g.select(*keys, "seat", pl.col(entry).cast(pl.String).alias("who"), "total"))
+    y = df["total"].to_numpy().astype(float)
+    game = df["game"].to_numpy()
+    seat = df["seat"].to_numpy()
+    # the cards a seat gets are fixed by (game, seat): the deal factor is that cell
+    cell = game * 64 + seat
+    facs = {"strategy": df["who"].to_numpy(), "seat": seat, "deal": cell}
+    if len(np.unique(cell)) == len(cell):  # one rotation: the deal cannot be told from the play
+        facs.pop("deal")
+    full = stats.variance_decomposition(y, facs, adjusted=True)
+    grp = game % JACKKNIFE_GROUPS
+    k = len(np.unique(grp))
+    reps = []
+    if k >= 3:
+        for j in np.unique(grp):
+            keep = grp != j
+            reps.append(stats.variance_decomposition(y[keep], {n: v[keep] for n, v in facs.items()}, adjusted=True))
+    out = {}
+    q = stats.t_quantile(0.95, max(k - 1, 1))
+    for name in ("strategy", "seat", "deal", "residual"):
+        if name not in full:
+            continue
+        est = full[name]
+        if reps:
+            vals = np.array([r[name] for r in reps])
+            se = math.sqrt((k - 1) / k * ((vals - vals.mean()) ** 2).sum())
+        else:
+            se = float("nan")
+        out[name] = M("luck", name, est, max(0.0, est - q * se), min(1.0, est + q * se), se)
+    return out
+
+
+def measure(D: Data) -> list[M]:
+    """Every balance measure of one variant's dataset."""
+    res: list[M] = []
+    P = D.players
+    g = D.games
+    per_game = collect(g.select(pl.col("win").sum() / pl.struct("game", *D.keys).n_unique())).item()
+    res += _from_frame("seat_win", cluster_means(g, {"w": pl.col("win") / per_game}, by=["seat"]), "w", "seat",
+                       lambda v: str(int(v)))
+    h = D.hands
+    res += _from_frame("pos_points", cluster_means(h, {"p": pl.col("points")}, by=["pos"]), "p", "pos",
+                       lambda v: str(int(v)))
+    fp = cluster_means(h, {"f": pl.col("points").cast(pl.Float64) * ((pl.col("pos") == 1).cast(pl.Float64) * P - 1) / P},
+                       scale=P)
+    res += _from_frame("first_player", fp, "f")
+    first = (pl.col("hand") == 1) & (pl.col("seat") == 0)
+    res += _from_frame("pressures", cluster_means(h, {"p": pl.col("pressures")}, count=first), "p")
+    res += _from_frame("turns", cluster_means(h, {"t": pl.col("turns")}), "t")
+    ends = collect(h.filter(pl.col("seat") == 0).group_by(pl.col("reason").cast(pl.String)).agg(pl.len().alias("n")))
+    counts = dict(zip(ends["reason"].to_list(), ends["n"].to_list(), strict=True))
+    n = sum(counts.values())
+    res += [_wilson("ends", r, counts.get(r, 0), n) for r in ("dead", "cap")]
+    gs = g.filter(pl.col("seat") < 2) if D.partnerships else g
+    mean = collect(gs.select(pl.col("total").cast(pl.Float64).mean())).item()
+    var = cluster_means(gs, {"v": (pl.col("total").cast(pl.Float64) - mean) ** 2})
+    v, vlo, vhi, vse = (float(var[c][0]) for c in ("v", "v_lo", "v_hi", "v_se"))
+    sd = math.sqrt(max(v, 0))
+    res.append(M("spread", "", sd, math.sqrt(max(vlo, 0)), math.sqrt(max(vhi, 0)), vse / (2 * sd) if sd else 0.0))
+    res += list(luck_skill(D).values())
+    return res
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text).strip("._") or "variant"
+
+
+def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
+            workers: int | None = None, echo=print) -> dict:
+    if games < 2:
+        raise CratesError("--games must be at least 2")
+    if not variants:
+        raise CratesError("give at least one variant, e.g. --variants classic,league")
+    rules = [Rules.from_spec(v, players) for v in variants]
+    labels = labels_for([r.describe() if ":" in v else v for v, r in zip(variants, rules, strict=True)])
+    specs = [s.strip() for s in (strategies.split(",") if isinstance(strategies, str) else strategies) if s.strip()]
+    if not specs:
+        raise CratesError("give at least one strategy")
+    for spec in specs:
+        parse_strategies(spec, 1)  # validates the name
+    if len(set(specs)) == 1:
+        specs = specs[:1]
+    for r in rules:
+        rotations(len(specs), r.players, r.partnerships)  # validate before running anything
+    out = Path(out)
+    root = out / "variants"
+    if root.exists() and any(root.rglob("*.parquet")):
+        raise CratesError(f"{out} already holds balance results: give another --out")
+    t0 = time.perf_counter()
+    rows = []
+    for label, r in zip(labels, rules, strict=True):
+        vdir = root / _slug(label)
+        echo(f"  {label}: {num(games)} games x {len(specs)} rotation(s)")
+        t = time.perf_counter()
+        play(r, specs, seed, 0, games, vdir, "hands", workers)
+        wall = time.perf_counter() - t
+        entries = labels_for(specs)
+        manifest = {"format": "crates-sim balance variant", "preset": r.preset_name, "rules": r.to_dict(),
+                    "rules_spec": r.describe(), "players": r.players, "partnerships": r.partnerships, "seed": seed,
+                    "games": games, "detail": "hands", "status": "complete", "strategies": None,
+                    "entries": entries, "wall_seconds": round(wall, 3),
+                    "rotations": [[entries[e] for e in rot] for rot in rotations(len(specs), r.players, r.partnerships)]}
+        (vdir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        D = load(vdir)
+        for m in measure(D):
+            rows.append({"variant": label, **m.__dict__})
+    table = pd.DataFrame(rows)
+    diffs = differences(table, labels)
+    table.to_csv(out / "measures.csv", index=False)
+    diffs.to_csv(out / "differences.csv", index=False)
+    result = {"measures": table, "differences": diffs, "labels": labels, "strategies": specs, "games": games,
+              "seed": seed, "players": players, "wall": time.perf_counter() - t0}
+    (out / "balance.json").write_text(json.dumps(
+        {"variants": labels, "players": players, "strategies": specs, "games": games, "seed": seed,
+         "measures": table.to_dict("records"), "differences": diffs.to_dict("records"),
+         "summary": summary_lines(diffs)}, indent=1, default=float))
+    doc = document(result)
+    result["paths"] = doc.write(out / "balance.html")
+    result["document"] = doc
+    return result
+
+
+def differences(table: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
+    """Each variant minus the first, per measure and group, with a normal 95% CI.
+
+    The variants are played on the same deals, which correlates their results positively,
+    so treating them as independent makes these intervals conservative (wider).
+    """
+    base = table[table["variant"] == labels[0]].set_index(["measure", "group"])
+    rows = []
+    z = stats.z_quantile(0.95)
+    for label in labels[1:]:
+        other = table[table["variant"] == label].set_index(["measure", "group"])
+        for key in other.index:
+            if key not in base.index:
+                continue
+            a, b = other.loc[key], base.loc[key]
+            d = float(a["est"] - b["est"])
+            se = math.sqrt(float(a["se"]) ** 2 + float(b["se"]) ** 2) if np.isfinite(a["se"]) and np.isfinite(b["se"]) else float("nan")
+            rows.append({"variant": label, "baseline": labels[0], "measure": key[0], "group": key[1], "diff": d,
+                         "lo": d - z * se, "hi": d + z * se, "se": se,
+                         "z": abs(d) / se if se and np.isfinite(se) else (0.0 if d == 0 else float("inf"))})
+    cols = ["variant", "baseline", "measure", "group", "diff", "lo", "hi", "se", "z"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _describe(row) -> str:
+    title, unit, mult, gname = MEASURES[row["measure"]]
+    what = title.lower() + (f" ({gname} {row['group']})" if row["group"] else "")
+    pct = mult == 100
+    if pct:
+        d = (f"{100 * row['diff']:+.1f} percentage points [{100 * row['lo']:+.1f}, {100 * row['hi']:+.1f}]")
+    else:
+        d = f"{row['diff']:+.2f} [{row['lo']:+.2f}, {row['hi']:+.2f}]"
+    direction = "higher" if row["diff"] > 0 else "lower"
+    return f"Under **{row['variant']}**, {what} is {direction} than under {row['baseline']}: {d}."
+
+
+def summary_lines(diffs: pd.DataFrame, top: int = 6) -> list[str]:
+    if diffs.empty:
+        return ["Only one variant: nothing to compare."]
+    sig = diffs[(diffs["lo"] > 0) | (diffs["hi"] < 0)]
+    if sig.empty:
+        return ["No measure differs between the variants beyond its 95% CI."]
+    return [_describe(r) for _, r in sig.sort_values("z", ascending=False).head(top).iterrows()]
+
+
+def document(result: dict) -> Document:
+    labels, table = result["labels"], result["measures"]
+    doc = Document(f"Rule variants side by side: {', '.join(labels)} ({result['players']} players)",
+                   f"{num(result['games'])} games per variant (seed {result['seed']}; the same deals for every "
+                   f"variant that deals the same cards), strategies {', '.join(result['strategies'])} rotated over the "
+                   f"seats. Brackets are 95% CIs; differences are against {labels[0]}.")
+    sec = doc.section("Summary", "summary")
+    sec.bullets(summary_lines(result["differences"]))
+    wide = []
+    for key, (title, _unit, mult, _g) in MEASURES.items():
+        part = table[table["measure"] == key]
+        for grp, rows in part.groupby("group", sort=False):
+            line = {"measure": title + (f": {grp}" if grp else "")}
+            for _, r in rows.iterrows():
+                line[r["variant"]] = ci_text(r["est"], r["lo"], r["hi"], 2, pct=mult == 100)
+            wide.append(line)
+    sec.table(pd.DataFrame(wide), "Every measure per variant (95% CI)")
+    for key, (title, unit, mult, gname) in MEASURES.items():
+        part = table[table["measure"] == key]
+        if part.empty:
+            continue
+        s = doc.section(title, key)
+        groups = list(dict.fromkeys(part["group"]))
+        fig, ax = figure(f"{title} by variant", gname or "variant", unit)
+        if key == "luck":
+            bottom = np.zeros(len(labels))
+            for i, grp in enumerate(groups):
+                vals = np.array([float(part[(part["variant"] == v) & (part["group"] == grp)]["est"].sum()) * mult
+                                 for v in labels])
+                ax.bar(labels, vals, bottom=bottom, color=PALETTE[i % len(PALETTE)],
+                       label={"strategy": "strategy (skill)", "deal": "deal (luck of the cards)", "seat": "seat",
+                              "residual": "the rest (luck of the play)"}[grp])
+                bottom += vals
+            ax.set_xlabel("variant")
+            ax.legend(fontsize=8)
+        else:
+            width = 0.8 / len(labels)
+            xs = np.arange(len(groups))
+            for i, v in enumerate(labels):
+                rows = part[part["variant"] == v].set_index("group").reindex(groups)
+                est, lo, hi = (rows[c].to_numpy(dtype=float) * mult for c in ("est", "lo", "hi"))
+                ax.bar(xs + (i - (len(labels) - 1) / 2) * width, est, width=width, color=PALETTE[i % len(PALETTE)],
+                       label=v, yerr=np.vstack([np.nan_to_num(est - lo), np.nan_to_num(hi - est)]), capsize=3)
+            ax.set_xticks(xs)
+            ax.set_xticklabels(groups if gname else [""] * len(groups))
+            ax.legend(title="variant", fontsize=8)
+        s.figure(key.replace("_", "-"), fig, f"{title}, the variants side by side (error bars: 95% CIs).")
+        d = result["differences"]
+        d = d[d["measure"] == key]
+        if not d.empty:
+            s.table(pd.DataFrame({"variant": d["variant"], gname or "measure": d["group"] if gname else title,
+                                  f"difference vs {labels[0]} (95% CI)": [
+                                      ci_text(a * mult, b * mult, c * mult, 2) for a, b, c in zip(d["diff"], d["lo"], d["hi"], strict=True)]}),
+                    f"Difference from {labels[0]}" + (" (percentage points)" if mult == 100 else ""))
+    return doc

@@ -1,0 +1,154 @@
+"""`crates report`, `crates compare` and `crates balance`: click commands over the analysis layer."""
+
+from __future__ import annotations
+
+import click
+
+from crates_sim.cli_common import rules_options
+from crates_sim.errors import CratesError
+from crates_sim.rules import Rules
+from crates_sim.strategy import parse_strategies
+
+
+def _workers(value):
+    if value is not None and value < 1:
+        raise CratesError("--workers must be at least 1")
+    return value
+
+
+@click.command()
+@click.argument("dataset", metavar="DIR", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="The HTML file to write (default DIR/report.html); PNGs and a .md go beside it.")
+def report(dataset, out):
+    """Write an HTML report of a `crates simulate` dataset.
+
+    \b
+    Sections: Overview, 3-hoarding, Pressures, Seat effects, Game flow. Figures are
+    embedded in the HTML and also written as PNG files beside it, with a Markdown
+    summary (FILE.md). Every number carries a 95% confidence interval.
+
+    \b
+    Examples:
+      crates simulate --games 20000 --strategies hoard3,dump3 --seed 1 --out runs/h
+      crates report runs/h                       writes runs/h/report.html
+      crates report runs/h --out reports/h.html  and reports/h-*.png, reports/h.md
+    """
+    from .report import report as make_report
+
+    paths = make_report(dataset, out)
+    click.echo(f"report: {paths['html']}")
+    click.echo(f"summary: {paths['markdown']}")
+    click.echo(f"figures: {len(paths['figures'])} PNG files beside it")
+
+
+@click.command()
+@rules_options
+@click.option("--strategies", "-s", required=True,
+              help="Strategies to compare, comma-separated (2 for partnership games, at most one per seat).")
+@click.option("--games", "-g", default=1000, show_default=True, type=int,
+              help="Deals to play (each once per rotation of the strategies over the seats).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--precision", type=float, default=None,
+              help="Keep adding deals until every score-difference CI half-width is below this many points.")
+@click.option("--max-games", type=int, default=1_000_000, show_default=True,
+              help="Cap on deals for --precision.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+def compare(rules, strategies, games, seed, out, precision, max_games, workers):
+    """Compare strategies in a duplicate tournament (common random numbers).
+
+    Every deal is played once per rotation of the strategies over the seats, so each
+    strategy holds the same cards from every seat and the luck of the deal cancels.
+    Writes OUT/compare.html (+ .md, PNGs), pairs.csv, ranking.csv, compare.json,
+    per_deal.parquet and the raw games under OUT/results/ (a dataset for `crates report`).
+
+    \b
+    Examples:
+      crates compare --strategies greedy,random --games 2000 --seed 1 --out cmp/gr
+      crates compare -p classic -n 4 --no-partnerships --strategies hoard3,dump3,greedy,random \\
+          --games 5000 --out cmp/four
+      crates compare --strategies hoard3,dump3 --games 1000 --precision 5 --out cmp/h3
+    """
+    from .compare import compare as run_compare
+    from .compare import pair_table
+
+    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    if len(specs) < 2:
+        raise CratesError("--strategies: give at least two strategies to compare")
+    for spec in specs:
+        parse_strategies(spec, 1)
+    if games < 2:
+        raise CratesError("--games must be at least 2")
+    res = run_compare(rules, specs, games, seed, out, precision, max_games, _workers(workers), echo=click.echo)
+    click.echo(f"{res['games']:,} deals x {res['rotations']} rotations in {res['wall']:.1f} s "
+               f"({rules.describe()}, {rules.players} players)")
+    click.echo(pair_table(res["pairs"]).to_string(index=False))
+    rank = res["ranking"]
+    click.echo("ranking: " + ", ".join(f"{r} {s}" for r, s in zip(rank["rank"], rank["strategy"], strict=True)))
+    d = res["design"]
+    if d and d.get("ratio") is not None:
+        click.echo(f"duplicate design: independent deals would have {d['ratio'].estimate:.2f}x the variance "
+                   f"[{d['ratio'].lo:.2f}, {d['ratio'].hi:.2f}]")
+    if res["precision"] is not None and not res["reached"]:
+        click.echo(f"precision {res['precision']} not reached within --max-games {max_games:,}", err=True)
+    click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@click.option("--variants", "-V", required=True,
+              help="Comma-separated presets or preset:knob=value,... specs; quote specs that hold "
+                   "commas, e.g. classic,league,\"classic:seven_target=next\".")
+@click.option("--players", "-n", default=4, show_default=True, type=int, help="Number of players.")
+@click.option("--strategies", "-s", default="greedy,random", show_default=True,
+              help="Strategies, rotated over the seats (2 for partnership variants).")
+@click.option("--games", "-g", default=1000, show_default=True, type=int, help="Deals per variant.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+def balance(variants, players, strategies, games, seed, out, workers):
+    """Measure rule variants side by side.
+
+    Per variant: seat and dealer-position advantage, first-player advantage, pressure
+    rate, hand length, dead and capped hands, the spread of final scores and a luck/skill
+    index, with 95% CIs, a figure per measure and a plain-language summary of the largest
+    differences. Writes OUT/balance.html (+ .md, PNGs), measures.csv, differences.csv,
+    balance.json and each variant's games under OUT/variants/ (datasets for `crates report`).
+
+    \b
+    Examples:
+      crates balance --variants classic,league,serbian --games 2000 --out bal/presets
+      crates balance --variants classic,"classic:seven_target=next" --strategies greedy,random \\
+          --games 5000 --seed 3 --out bal/seven
+    """
+    from .balance import balance as run_balance
+
+    specs = split_variants(variants)
+    for spec in specs:
+        Rules.from_spec(spec, players)
+    res = run_balance(specs, players, strategies, games, seed, out, _workers(workers), echo=click.echo)
+    click.echo(f"{len(res['labels'])} variants x {games:,} deals in {res['wall']:.1f} s")
+    from .balance import summary_lines
+
+    for line in summary_lines(res["differences"]):
+        click.echo("  " + line.replace("**", ""))
+    click.echo(f"report: {res['paths']['html']}")
+
+
+def split_variants(text: str) -> list[str]:
+    """Split `classic,league,classic:seven_target=next,out_rule=immediate` into variants.
+
+    A comma followed by `knob=value` continues the previous variant's knob list; a comma
+    followed by a name starts a new variant.
+    """
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and out:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    if not out:
+        raise CratesError("--variants: give at least one variant")
+    return out

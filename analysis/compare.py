@@ -1,0 +1,243 @@
+"""`crates compare`: a duplicate tournament between strategies (docs/analysis.md).
+
+Every deal (game number i of the seed) is played once per rotation of the strategies over
+the seats, so each strategy meets the same cards from every seat and the luck of the deal
+cancels out of the differences. Results per deal are averaged over the rotations; pair
+differences and their t intervals are over deals, which are independent.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from crates_sim.errors import CratesError
+
+from . import stats
+from .play import labels_for, play, rotations
+from .render import PALETTE, Document, bars_ci, ci_text, figure, num
+
+DEFAULT_MAX_GAMES = 1_000_000
+
+
+def _arrays(per: pl.DataFrame, m: int):
+    """per (game, rotation, entry, score, win) -> score and win arrays of shape (G, R, m)."""
+    per = per.sort("game", "rotation", "entry")
+    games = per["game"].unique().sort().to_numpy()
+    R = per["rotation"].n_unique()
+    G = len(games)
+    score = per["score"].to_numpy().reshape(G, R, m)
+    win = per["win"].to_numpy().reshape(G, R, m)
+    return games, score, win
+
+
+def design_variances(score: np.ndarray, a: int, b: int, reps: int = 200, seed: int = 0) -> dict:
+    """Variance per deal of the a - b difference under three designs, all on the games played.
+
+    duplicate: every rotation on the same deal (what compare does);
+    independent deals: rotation r's result taken from another deal (as if each rotation
+    had been dealt afresh: a and b still share a table);
+    separate tables: a's and b's results from different deals.
+    Returns the variances and the variance ratio independent/duplicate with a bootstrap CI.
+    """
+    G, R, _ = score.shape
+    if G < 2 * R + 2:
+        return {}
+    g = np.arange(G)
+    k1 = max(1, G // (2 * R))
+    dup = score[:, :, a].mean(axis=1) - score[:, :, b].mean(axis=1)
+    ind = np.mean([score[(g + r * k1) % G, r, a] - score[(g + r * k1) % G, r, b] for r in range(R)], axis=0)
+    sep = (np.mean([score[(g + r * k1) % G, r, a] for r in range(R)], axis=0)
+           - np.mean([score[(g + r * k1 + k1 * R + 1) % G, r, b] for r in range(R)], axis=0))
+    v = {"duplicate": float(dup.var(ddof=1)), "independent deals": float(ind.var(ddof=1)),
+         "separate tables": float(sep.var(ddof=1))}
+    if v["duplicate"] == 0:
+        return {"variances": v, "ratio": None}
+    pair = np.column_stack([dup, ind])
+
+    def ratio(x):
+        return x[..., 1].var(axis=-1, ddof=1) / np.maximum(x[..., 0].var(axis=-1, ddof=1), 1e-300)
+
+    ci = stats.bootstrap_ci(pair, ratio, reps=reps, seed=seed, axis_stat=True)
+    return {"variances": v, "ratio": ci}
+
+
+def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: float = 0.95) -> dict:
+    """Pair table, ranking and design variances from per game x rotation x entry summaries."""
+    m = len(labels)
+    games, score, win = _arrays(per, m)
+    sc, wn = score.mean(axis=1), win.mean(axis=1)
+    pairs = []
+    for a, b in combinations(range(m), 2):
+        d = stats.paired_diff_ci(sc[:, a], sc[:, b], conf)
+        w = stats.paired_diff_ci(wn[:, a], wn[:, b], conf)
+        better = "–"
+        if d.significant:
+            better = labels[a] if (d.estimate < 0) == lower_is_better else labels[b]
+        pairs.append({"a": labels[a], "b": labels[b], "score_diff": d.estimate, "score_lo": d.lo,
+                      "score_hi": d.hi, "half_width": d.half_width, "win_diff": w.estimate, "win_lo": w.lo,
+                      "win_hi": w.hi, "significant": d.significant, "better": better, "deals": len(games)})
+    rank = []
+    rel = sc - sc.mean(axis=1, keepdims=True)
+    for k in range(m):
+        r = stats.mean_ci(rel[:, k], conf)
+        w = stats.mean_ci(wn[:, k], conf)
+        s = stats.mean_ci(sc[:, k], conf)
+        rank.append({"strategy": labels[k], "score": s.estimate, "score_lo": s.lo, "score_hi": s.hi,
+                     "vs_field": r.estimate, "vs_field_lo": r.lo, "vs_field_hi": r.hi,
+                     "win": w.estimate, "win_lo": w.lo, "win_hi": w.hi})
+    rank = pd.DataFrame(rank).sort_values("vs_field", ascending=lower_is_better).reset_index(drop=True)
+    rank.insert(0, "rank", range(1, m + 1))
+    design = design_variances(score, 0, 1) if m >= 2 else {}
+    return {"pairs": pd.DataFrame(pairs), "ranking": rank, "design": design, "games": len(games),
+            "rotations": score.shape[1]}
+
+
+def compare(rules, strategies: list[str], games: int, seed: int, out, precision: float | None = None,
+            max_games: int = DEFAULT_MAX_GAMES, workers: int | None = None, echo=print,
+            conf: float = 0.95) -> dict:
+    """Run the duplicate tournament (adding games for --precision) and write its outputs."""
+    if games < 2:
+        raise CratesError("--games must be at least 2")
+    if precision is not None and precision <= 0:
+        raise CratesError("--precision must be a positive number of points")
+    labels = labels_for(strategies)
+    plan = rotations(len(strategies), rules.players, rules.partnerships)
+    out = Path(out)
+    raw = out / "results"
+    if raw.exists() and any(raw.rglob("*.parquet")):
+        raise CratesError(f"{out} already holds compare results: give another --out")
+    raw.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    parts, done, batch = [], 0, 0
+    target = games
+    while True:
+        parts.append(play(rules, strategies, seed, done, target - done, raw, "games", workers, batch))
+        done, batch = target, batch + 1
+        per = pl.concat(parts)
+        result = analyse(per, labels, rules.family == "crates", conf)
+        worst = float(result["pairs"]["half_width"].max()) if len(result["pairs"]) else 0.0
+        if precision is None or not math.isfinite(worst) or worst < precision or done >= max_games:
+            break
+        need = math.ceil(done * (worst / precision) ** 2 * 1.1)
+        target = int(min(max_games, max(need, done + max(100, done // 4))))
+        echo(f"  {num(done)} games: widest CI half-width {worst:.2f} > {precision}; going to {num(target)}")
+    wall = time.perf_counter() - t0
+    result.update(wall=wall, precision=precision, max_games=max_games,
+                  reached=None if precision is None else bool(worst < precision), labels=labels)
+    per.write_parquet(out / "per_deal.parquet")
+    manifest = {"format": "crates-sim compare", "preset": rules.preset_name, "rules": rules.to_dict(),
+                "rules_spec": rules.describe(), "players": rules.players, "partnerships": rules.partnerships,
+                "seed": seed, "games": done, "detail": "games", "status": "complete",
+                "strategies": None, "entries": labels, "rotations": [[labels[e] for e in r] for r in plan],
+                "wall_seconds": round(wall, 3), "games_per_second": round(done * len(plan) / wall, 1) if wall else None}
+    (raw / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    result["pairs"].to_csv(out / "pairs.csv", index=False)
+    result["ranking"].to_csv(out / "ranking.csv", index=False)
+    summary = {k: v for k, v in manifest.items() if k != "rules"}
+    summary.update(pairs=result["pairs"].to_dict("records"), ranking=result["ranking"].to_dict("records"),
+                   precision=precision, precision_reached=result["reached"])
+    if result["design"] and result["design"]["ratio"] is not None:
+        d = result["design"]
+        summary["design_variances"] = d["variances"]
+        summary["variance_ratio"] = {"estimate": d["ratio"].estimate, "lo": d["ratio"].lo, "hi": d["ratio"].hi}
+    (out / "compare.json").write_text(json.dumps(summary, indent=1, default=float))
+    doc = document(result, rules, seed, plan)
+    result["paths"] = doc.write(out / "compare.html")
+    result["document"] = doc
+    return result
+
+
+def pair_table(pairs: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    return pd.DataFrame({
+        "pair (a − b)": [f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)],
+        "score difference per game (95% CI)": [ci_text(e, lo, hi, digits) for e, lo, hi in
+                                               zip(pairs["score_diff"], pairs["score_lo"], pairs["score_hi"], strict=True)],
+        "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
+                                         zip(pairs["win_diff"], pairs["win_lo"], pairs["win_hi"], strict=True)],
+        "significant": ["yes" if s else "no" for s in pairs["significant"]],
+        "better": pairs["better"],
+    })
+
+
+def document(result: dict, rules, seed: int, plan) -> Document:
+    labels = result["labels"]
+    lower = rules.family == "crates"
+    G = result["games"]
+    doc = Document(f"Duplicate comparison: {', '.join(labels)} ({rules.describe()}, {rules.players} players)",
+                   f"{num(G)} deals (games 0..{G - 1} of seed {seed}), each played {len(plan)} times with the "
+                   f"strategies rotated over the seats: {num(G * len(plan))} games in {result['wall']:.1f} s. "
+                   f"{'Lower' if lower else 'Higher'} scores are better. Intervals are 95% t intervals over deals.")
+    sec = doc.section("Seating", "seating")
+    sec.table(pd.DataFrame({"rotation": range(len(plan)),
+                            **{f"seat {s}": [labels[r[s]] for r in plan] for s in range(rules.players)}}),
+              "Who sits where in each rotation")
+    if rules.partnerships:
+        sec.text("Partnerships: seats 0+2 against 1+3, so each strategy plays once as each team; "
+                 "a strategy's score is its team's total.")
+    sec = doc.section("Pairs", "pairs")
+    pairs = result["pairs"]
+    sec.table(pair_table(pairs), "Mean difference per game, a − b (score: points, pressures included)")
+    if result["precision"] is not None:
+        verdict = "reached" if result["reached"] else f"not reached within the cap of {num(result['max_games'])} games"
+        sec.text(f"**Precision**: every score CI half-width below {result['precision']} points was {verdict}: "
+                 f"{num(G)} deals ({num(G * len(plan))} games); widest half-width {pairs['half_width'].max():.2f}.")
+    fig, ax = figure("Score difference per game, a − b", f"points per game ({'negative' if lower else 'positive'} = a better)",
+                     "pair")
+    y = np.arange(len(pairs))
+    ax.errorbar(pairs["score_diff"], y, xerr=np.vstack([pairs["score_diff"] - pairs["score_lo"],
+                                                        pairs["score_hi"] - pairs["score_diff"]]),
+                fmt="o", capsize=4, color=PALETTE[0], label="mean difference, 95% CI")
+    ax.axvline(0, color="grey", ls="--", lw=1, label="no difference")
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)])
+    ax.legend()
+    sec.figure("pairs", fig, "Mean score difference per deal for each pair, with 95% CIs.")
+
+    sec = doc.section("Ranking", "ranking")
+    rank = result["ranking"]
+    sec.table(pd.DataFrame({"rank": rank["rank"], "strategy": rank["strategy"],
+                            "score vs field (95% CI)": [ci_text(e, lo, hi, 2) for e, lo, hi in
+                                                        zip(rank["vs_field"], rank["vs_field_lo"], rank["vs_field_hi"], strict=True)],
+                            "mean score": [ci_text(e, lo, hi, 1) for e, lo, hi in
+                                           zip(rank["score"], rank["score_lo"], rank["score_hi"], strict=True)],
+                            "win share (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
+                                                   zip(rank["win"], rank["win_lo"], rank["win_hi"], strict=True)]}),
+              "Ranking by mean score relative to the average of the strategies on the same deal")
+    fig, ax = figure("Win share by strategy", "strategy", "share of the wins (%)")
+    bars_ci(ax, list(rank["strategy"]), 100 * rank["win"], 100 * rank["win_lo"], 100 * rank["win_hi"],
+            colors=[PALETTE[i % len(PALETTE)] for i in range(len(rank))], ref=100 / len(rank),
+            ref_label="equal share", label="win share, 95% CI")
+    ax.legend()
+    sec.figure("ranking", fig, "Share of the wins of each strategy over all rotations, with 95% CIs.")
+
+    sec = doc.section("What the duplicate design saves", "design")
+    d = result["design"]
+    if d and d["ratio"] is None:
+        sec.text(f"The {labels[0]} − {labels[1]} difference is the same on every deal (variance 0): the duplicate "
+                 f"design removes all of the variance of the deal here; with the rotations on different deals "
+                 f"it would be {d['variances']['independent deals']:.1f} per deal.")
+    elif d:
+        v, r = d["variances"], d["ratio"]
+        sec.text(f"Variance per deal of the {labels[0]} − {labels[1]} difference, measured on these games: "
+                 f"duplicate {v['duplicate']:.1f}, with the rotations on different deals "
+                 f"{v['independent deals']:.1f}, with the two strategies at separate tables {v['separate tables']:.1f}. "
+                 f"Repeating the deal removes **{100 * (1 - 1 / r.estimate):.0f}%** of the variance "
+                 f"(independent/duplicate = {r.fmt(2)}, bootstrap 95% CI): independent deals would need "
+                 f"about {r.estimate:.1f}× as many games for the same precision.")
+        fig, ax = figure("Variance of a pair difference per deal by design", "design",
+                         "variance per deal (points²)")
+        ax.bar(list(v), list(v.values()), color=[PALETTE[0], PALETTE[3], PALETTE[1]], label=f"{labels[0]} − {labels[1]}")
+        ax.legend()
+        sec.figure("design", fig, "The same games regrouped: duplicate (as played), rotations on different deals, "
+                   "strategies at separate tables.")
+    else:
+        sec.note("Too few games to measure the variance of the other designs.")
+    return doc
