@@ -65,6 +65,18 @@ WHY = ("cant_play", "count", "five", "seven", "jack", "cooper", "six_fail", "pen
  W_VCE_TWO, W_VCE_QUEEN, W_VOLUNTARY) = range(11)
 REASON_OUT, REASON_COUNT_BACK, REASON_DEAD, REASON_CAP, REASON_BLOCK = range(5)
 
+# ---------------------------------------------------------------- strategy view
+# A strategy sees `obs` (int64, layout below), its own hand, the discard pile since the
+# last reshuffle (public: every card in it was played face up) and its options.
+(O_SEAT, O_PLAYERS, O_PARTNER, O_DEALER, O_HAND, O_SIZE, O_TOP, O_SUIT, O_RANK, O_DIR,
+ O_COUNT, O_STOCK_N, O_PHASE, O_CAN_DRAW, O_FAMILY, O_PLAYED, O_N_HANDS, O_HAND_N) = range(18)
+O_SEATS = 20  #: per-seat blocks start here, O_PER_SEAT values each:
+OS_HAND_N, OS_TOTAL, OS_PRESSURES, OS_LAST_CARD = range(4)
+O_PER_SEAT = 4
+OBS_LEN = O_SEATS + 7 * O_PER_SEAT
+#: decision phases (obs[O_PHASE])
+PH_PLAY, PH_COUNT, PH_AGAIN, PH_CALL, PH_BLIND_CALL, PH_ANNOUNCE = range(6)
+
 CRATES_VALUES = (1, 20, 0, 15, 30, 30, 20, 50, 30, 25, 10, 10, 10)
 EIGHTS_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
 
@@ -118,9 +130,6 @@ def encode_rules(rules) -> np.ndarray:
             a[EFFECT + card] = per_rank[r]
             a[COUNT_ADD + card] = (1 if r == R_A else (2 if pips else 1)) if r in (R_A, R_2) else 0
             a[VALUE + card] = CRATES_VALUES[r]
-        # A lone ace has no effect but may answer a count; it does not start one.
-        for s in range(4):
-            a[EFFECT + R_A * 4 + s] = E_NONE
     else:
         a[K_DRAW_RULE] = ("one", "must_play", "unlimited").index(k["draw_rule"])
         a[K_COUNT_FORCED] = int(k["draw_rule"] == "must_play")

@@ -1,10 +1,22 @@
-"""Python API of the engine (STUB: replaced by the real kernels; the signatures stay)."""
+"""Python API of the engine: run chunks of games, trace one game as a JSON Lines log.
+
+The kernels live in `engine_nb`; this module only allocates their buffers, crosses into
+numba once per chunk, and turns integer records into columns or log events.
+"""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from .schema import GAME_COLUMNS, HAND_COLUMNS
+from . import cards as C
+from . import engine_nb as nb
+from .errors import CratesError
+from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
+from .strategy import resolve
+
+PHASES = ("play", "count", "play again after a 6", "call", "upcard call", "announce")
 
 
 @dataclass
@@ -26,24 +38,163 @@ class ChunkResult:
     dead_hands: int
 
 
-def run_games(rules, strategies, seed, game_start, n_games, detail="hands"):
-    """STUB with the real signature: random rows of the right shape and dtypes."""
+def _illegal(rules, specs, seed, err):
+    seat, phase, choice, hand, game = (int(x) for x in err[:5])
+    return CratesError(
+        f"strategy {specs[seat]!r} (seat {seat}) made an illegal choice {choice} when asked "
+        f"to {PHASES[phase]} in seed {seed}, game {game}, hand {hand}; "
+        f"replay with `crates trace --preset {rules.preset_name} --players {rules.players} "
+        f"--seed {seed} --game {game}` to see the position")
+
+
+def _rows_per_game(rules) -> int:
+    if rules.family == "crates":
+        return len(C.CRATES_HAND_SIZES) * rules.players
+    return 8 * rules.players  # typical; the kernel stops early if a chunk runs out
+
+
+def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
+    """Run the kernel until all n_games are played; returns the raw arrays."""
+    R = rules.to_array()
+    ids, params = resolve(specs)
     n = rules.players
-    rows = n_games * n
-    games = {k: np.zeros(rows, dtype=v if v != "category" else object) for k, v in GAME_COLUMNS.items()}
-    games["game"] = np.repeat(np.arange(game_start, game_start + n_games), n)
-    games["seat"] = np.tile(np.arange(n, dtype=np.int8), n_games)
-    games["strategy"] = np.array([strategies[s] for s in games["seat"]], dtype=object)
-    games["total"] = np.concatenate([np.random.default_rng([seed, g]).integers(0, 1000, n)
-                                     for g in range(game_start, game_start + n_games)]).astype(np.int32)
-    games["hands"][:] = 15
+    games_out = np.zeros((n_games * n, nb.N_GAME_FIELDS), dtype=np.int64)
+    win_out = np.zeros(n_games * n, dtype=np.float64)
+    stats = np.zeros(8, dtype=np.int64)
+    err = np.full(8, -1, dtype=np.int64)
+    log_on = 0 if log is None else 1
+    if log is None:
+        log = np.zeros(1, dtype=np.int32)
+    parts = []
+    done = 0
+    seed = int(seed) % (1 << 64)
+    while done < n_games:
+        left = n_games - done
+        cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
+        rows = np.zeros((cap, nb.N_HAND_FIELDS), dtype=np.int32)
+        played = nb.play_games_nb(R, ids, params, np.uint64(seed), game_start + done, left,
+                                  want_rows, games_out[done * n:], win_out[done * n:], rows,
+                                  log, log_on, stats, err)
+        if err[0] >= 0:
+            raise _illegal(rules, specs, seed, err)
+        if want_rows:
+            used = rows[:, nb.H_SIZE] > 0
+            part = rows[used]
+            part[:, nb.H_GAME] += done
+            parts.append(part)
+        done += played
+    hand_rows = np.concatenate(parts) if want_rows else None
+    return games_out, win_out, hand_rows, stats
+
+
+def run_games(rules, strategies, seed, game_start, n_games, detail="hands") -> ChunkResult:
+    """Play games [game_start, game_start + n_games) of `seed`; one kernel call per chunk."""
+    want_rows = detail == "hands"
+    games_out, win_out, hand_rows, stats = _call_kernel(
+        rules, strategies, seed, game_start, n_games, want_rows)
+    n = rules.players
+    game_idx = np.repeat(np.arange(game_start, game_start + n_games, dtype=np.int64), n)
+    seats = np.tile(np.arange(n, dtype=np.int8), n_games)
+    teams = (seats % 2 if rules.partnerships else seats).astype(np.int8)
+    games = {
+        "game": game_idx,
+        "seat": seats,
+        "strategy": np.array([strategies[s] for s in range(n)], dtype=object)[seats],
+        "team": teams,
+        "total": games_out[:, nb.G_TOTAL],
+        "rank": games_out[:, nb.G_RANK],
+        "win": win_out,
+        "pressures": games_out[:, nb.G_PRESSURES],
+        "pressure_points": games_out[:, nb.G_PPOINTS],
+        "hands_out": games_out[:, nb.G_HANDS_OUT],
+        "home_runs": games_out[:, nb.G_HOME_RUNS],
+        "capped_hands": games_out[:, nb.G_CAPPED],
+        "hands": games_out[:, nb.G_HANDS],
+    }
+    games = {k: (v if GAME_COLUMNS[k] == "category" else v.astype(GAME_COLUMNS[k]))
+             for k, v in games.items()}
     hands = None
-    if detail == "hands":
-        hrows = rows * 15
-        hands = {k: np.zeros(hrows, dtype=v if v != "category" else np.int8) for k, v in HAND_COLUMNS.items()}
-        hands["game"] = np.repeat(np.arange(game_start, game_start + n_games), 15 * n)
-        hands["hand"] = np.tile(np.repeat(np.arange(1, 16, dtype=np.int16), n), n_games)
-        hands["seat"] = np.tile(np.arange(n, dtype=np.int8), n_games * 15)
-        hands["points"] = np.concatenate([np.random.default_rng([seed, g, 1]).integers(-100, 200, 15 * n)
-                                          for g in range(game_start, game_start + n_games)]).astype(np.int16)
-    return ChunkResult(games, hands, turns=1000 * n_games, capped_hands=0, dead_hands=0)
+    if want_rows:
+        h = hand_rows
+        cols = {
+            "game": h[:, nb.H_GAME].astype(np.int64) + game_start,
+            "hand": h[:, nb.H_HAND], "size": h[:, nb.H_SIZE], "dealer": h[:, nb.H_DEALER],
+            "pos": h[:, nb.H_POS], "seat": h[:, nb.H_SEAT], "points": h[:, nb.H_POINTS],
+            "cards_left": h[:, nb.H_CARDS_LEFT], "threes_left": h[:, nb.H_THREES],
+            "covered": h[:, nb.H_COVERED], "home_run": h[:, nb.H_HOME_RUN],
+            "out": h[:, nb.H_OUT], "pressures": h[:, nb.H_PRESSURES],
+            "pressure_points": h[:, nb.H_PPOINTS], "draws": h[:, nb.H_DRAWS],
+            "plays": h[:, nb.H_PLAYS], "turns": h[:, nb.H_TURNS],
+            "reason": h[:, nb.H_REASON].astype(np.int8),
+        }
+        hands = {k: (v if HAND_COLUMNS[k] == "category" else v.astype(HAND_COLUMNS[k]))
+                 for k, v in cols.items()}
+    return ChunkResult(games, hands, turns=int(stats[nb.T_TURNS]),
+                       capped_hands=int(stats[nb.T_CAPPED]), dead_hands=int(stats[nb.T_DEAD]))
+
+
+# ---------------------------------------------------------------- the game log
+def _cards(values) -> list[str]:
+    return [C.card_name(int(c)) for c in values]
+
+
+def decode_log(buf, rules, specs, seed, game) -> list[dict]:
+    """Turn the kernel's integer log records into RULES.md §5 events."""
+    n = rules.players
+    events = [{"ev": "game", "preset": rules.preset_name, "rules": rules.to_dict(),
+               "players": n, "seed": int(seed), "game": int(game), "strategies": list(specs)}]
+    pos = 0
+    while pos < len(buf):
+        ev, k = int(buf[pos]), int(buf[pos + 1])
+        f = buf[pos + 2:pos + 2 + k]
+        pos += 2 + k
+        if ev == C.EV_DEAL:
+            hand, dealer, size, up, players, m = (int(x) for x in f[:6])
+            cards = f[6:6 + players * size]
+            events.append({"ev": "deal", "hand": hand, "dealer": dealer, "size": size,
+                           "hands": [_cards(cards[q * size:(q + 1) * size]) for q in range(players)],
+                           "upcard": C.card_name(up), "stock": _cards(f[6 + players * size:])})
+        elif ev == C.EV_CALL:
+            events.append({"ev": "call", "seat": int(f[0]), "suit": C.SUITS[int(f[1])]})
+        elif ev == C.EV_PLAY:
+            events.append({"ev": "play", "seat": int(f[0]), "card": C.card_name(int(f[1])),
+                           "suit": C.SUITS[int(f[2])] if f[2] >= 0 else None,
+                           "announce": bool(f[3])})
+        elif ev == C.EV_DRAW:
+            events.append({"ev": "draw", "seat": int(f[0]), "card": C.card_name(int(f[1])),
+                           "why": C.WHY[int(f[2])]})
+        elif ev == C.EV_PRESSURE:
+            e = {"ev": "pressure", "seat": int(f[0]), "points": int(f[1])}
+            if f[2] >= 0:
+                e["stock"] = _cards(f[3:3 + int(f[2])])
+            events.append(e)
+        elif ev == C.EV_PASS:
+            events.append({"ev": "pass", "seat": int(f[0])})
+        elif ev == C.EV_HAND_END:
+            events.append({"ev": "hand_end", "hand": int(f[0]), "reason": REASONS[int(f[1])],
+                           "out": int(f[2]) if f[2] >= 0 else None,
+                           "points": [int(x) for x in f[3:3 + n]],
+                           "totals": [int(x) for x in f[3 + n:3 + 2 * n]]})
+        elif ev == C.EV_GAME_END:
+            w = int(f[n])
+            events.append({"ev": "game_end", "totals": [int(x) for x in f[:n]],
+                           "winners": [int(x) for x in f[n + 1:n + 1 + w]]})
+        else:  # pragma: no cover - a kernel bug
+            raise RuntimeError(f"unknown log record {ev}")
+    return events
+
+
+def trace_game(rules, strategies, seed, game, detail="hands"):
+    """Play game `game` of `seed` with the event log on: (events, ChunkResult of that game).
+
+    The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
+    cap = 1 << 18
+    while True:
+        log = np.zeros(cap, dtype=np.int32)
+        games_out, win_out, hand_rows, stats = _call_kernel(
+            rules, strategies, seed, game, 1, detail == "hands", log=log)
+        if stats[5] == 0:
+            break
+        cap *= 4
+    events = decode_log(log[:int(stats[4])], rules, strategies, seed, game)
+    return events

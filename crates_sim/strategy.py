@@ -23,3 +23,19 @@ def parse_strategies(text, players: int) -> list[str]:
         if name not in BUILTINS:
             raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)}")
     return specs
+
+
+def resolve(specs: list[str]):
+    """Per-seat strategy ids and parameter rows for the kernels."""
+    import numpy as np
+
+    from .engine_nb import N_PARAMS
+
+    ids = np.zeros(len(specs), dtype=np.int64)
+    params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
+    for seat, spec in enumerate(specs):
+        name = spec.split(":", 1)[0]
+        if name not in BUILTINS:
+            raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)}")
+        ids[seat] = BUILTINS[name][0]
+    return ids, params

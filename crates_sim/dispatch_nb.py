@@ -1,0 +1,20 @@
+"""Strategy dispatch by integer id (numba kernel).
+
+numba cannot index a tuple of different functions at run time, and a kernel that takes
+functions as arguments cannot be cached; so the engine calls `choose_nb` with the seat's
+strategy id, and this one function branches to the built-in kernels. Ids are the first
+field of `crates_sim.strategy.BUILTINS`.
+"""
+
+
+from strategies.builtin import greedy_nb, random_nb
+
+from .jit import kernel
+
+
+@kernel
+def choose_nb(sid, params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """The option index chosen by strategy `sid` (see strategies/builtin.py for the signature)."""
+    if sid == 1:
+        return greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+    return random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)

@@ -1,0 +1,1161 @@
+"""The rules engine: numba kernels that play whole games of every preset.
+
+Contract: numpy arrays and scalars only, no Python objects, no allocation inside a game.
+One game's state is the tuple ``g`` built by `new_state`::
+
+    g = (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams)
+
+    R        int64[RULES_LEN]      rules array (cards.py)
+    st       int64[NST]            scalars, S_* below
+    sv       int64[n, NSV]         per-seat values, SV_* below
+    hands    int8[n, 52]           each seat's cards, hands[s, :sv[s, SV_HAND_N]]
+    stock    int8[52]              stock[:st[S_STOCK_N]], top card last
+    pile     int8[52]              discard pile[:st[S_PILE_N]], top card last
+    rng      uint64[n + 2, 4]      streams: 0 reshuffles, 1+s seat s's strategy, n+1 deals
+    log      int32[cap]            event records [ev, n_fields, fields...] when logging
+    obs      int64[OBS_LEN]        scratch: a strategy's view (cards.py O_*)
+    opts     int64[64]             scratch: the options offered to a strategy
+    strat    int64[n]              strategy id per seat
+    sparams  float64[n, P]         strategy parameters per seat
+    tmp      int64[256]            scratch for kernels that may not allocate
+
+Every rule is read from ``R``: effects come from the per-card effect table, knobs from
+the K_* slots. The state can be copied (`copy_state`) and played on from the start of any
+turn (`play_on`), which search-based strategies use.
+"""
+
+import numpy as np
+
+from strategies.builtin import card_value  # noqa: F401  (re-exported for strategies)
+
+from .cards import (
+    ACTION_DRAW,
+    ACTION_PASS,
+    COUNT_ADD,
+    DRAW_ONE,
+    DRAW_UNLIMITED,
+    E_COUNT,
+    E_FIVE,
+    E_JACK,
+    E_QUEEN5,
+    E_REVERSE,
+    E_SEVEN,
+    E_SIX,
+    E_SKIP,
+    E_WILD,
+    E_WILD9,
+    EFFECT,
+    EV_CALL,
+    EV_DEAL,
+    EV_DRAW,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_PASS,
+    EV_PLAY,
+    EV_PRESSURE,
+    FAMILY_CRATES,
+    IN_DECK,
+    K_COUNT_FORCED,
+    K_COUNT_WHY,
+    K_DRAW_RULE,
+    K_DRAW_WHEN_ABLE,
+    K_FAMILY,
+    K_FIRST_DEALER,
+    K_HAND_SIZE,
+    K_MAX_HANDS,
+    K_MAX_TURNS,
+    K_N_HANDS,
+    K_NINE_COVERED,
+    K_OUT,
+    K_PARTNER,
+    K_PENALTY,
+    K_PLAYERS,
+    K_PSCOPE_TEAM,
+    K_SEVEN_ACROSS,
+    K_SIX_EXEMPT,
+    K_SPARE3,
+    K_TARGET,
+    K_UPCARD,
+    O_CAN_DRAW,
+    O_COUNT,
+    O_DEALER,
+    O_DIR,
+    O_FAMILY,
+    O_HAND,
+    O_HAND_N,
+    O_N_HANDS,
+    O_PARTNER,
+    O_PER_SEAT,
+    O_PHASE,
+    O_PLAYED,
+    O_PLAYERS,
+    O_RANK,
+    O_SEAT,
+    O_SEATS,
+    O_SIZE,
+    O_STOCK_N,
+    O_SUIT,
+    O_TOP,
+    OBS_LEN,
+    OS_HAND_N,
+    OS_LAST_CARD,
+    OS_PRESSURES,
+    OS_TOTAL,
+    OUT_AFTER,
+    OUT_IMMEDIATE,
+    PEN_FORFEIT,
+    PEN_IMMEDIATE,
+    PH_AGAIN,
+    PH_ANNOUNCE,
+    PH_BLIND_CALL,
+    PH_CALL,
+    PH_COUNT,
+    PH_PLAY,
+    R_6,
+    REASON_BLOCK,
+    REASON_CAP,
+    REASON_COUNT_BACK,
+    REASON_DEAD,
+    REASON_OUT,
+    UP_CALL_ONLY,
+    UP_SERBIAN,
+    VALUE,
+    W_CANT_PLAY,
+    W_COOPER,
+    W_FIVE,
+    W_JACK,
+    W_PENALTY,
+    W_SEVEN,
+    W_SIX_FAIL,
+    W_VCE_QUEEN,
+    W_VOLUNTARY,
+)
+from .dispatch_nb import choose_nb
+from .jit import allocating, kernel
+from .rng_nb import rand_below, seed_stream, shuffle_cards
+
+# ---------------------------------------------------------------- state layout
+(S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,
+ S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
+ S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
+ S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_STOP_SEAT, S_STOP_HAND) = range(32)
+NST = 32
+(SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
+ SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
+ SV_CAPPED, SV_TEAM, SV_HANDS) = range(16)
+NSV = 16
+N_PARAMS = 8
+
+#: fields of a hand row (one per game x hand x seat)
+(H_GAME, H_HAND, H_SIZE, H_DEALER, H_POS, H_SEAT, H_POINTS, H_CARDS_LEFT, H_THREES,
+ H_COVERED, H_HOME_RUN, H_OUT, H_PRESSURES, H_PPOINTS, H_DRAWS, H_PLAYS, H_TURNS,
+ H_REASON) = range(18)
+N_HAND_FIELDS = 18
+#: fields of a game row (one per game x seat)
+(G_TOTAL, G_RANK, G_PRESSURES, G_PPOINTS, G_HANDS_OUT, G_HOME_RUNS, G_CAPPED,
+ G_HANDS) = range(8)
+N_GAME_FIELDS = 8
+#: run statistics
+(T_TURNS, T_CAPPED, T_DEAD, T_GAMES) = range(4)
+
+CRATES_SIZES = np.array([8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8], dtype=np.int64)
+
+
+# ================================================================ state
+@allocating
+def new_state(R, strat, sparams, log):
+    """Allocate one game's state tuple for the rules R (see the module docstring)."""
+    n = R[K_PLAYERS]
+    st = np.zeros(NST, dtype=np.int64)
+    sv = np.zeros((n, NSV), dtype=np.int64)
+    hands = np.zeros((n, 52), dtype=np.int8)
+    stock = np.zeros(52, dtype=np.int8)
+    pile = np.zeros(52, dtype=np.int8)
+    rng = np.zeros((n + 2, 4), dtype=np.uint64)
+    obs = np.zeros(OBS_LEN, dtype=np.int64)
+    opts = np.zeros(64, dtype=np.int64)
+    tmp = np.zeros(256, dtype=np.int64)
+    st[S_N] = n
+    return (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams, tmp)
+
+
+@allocating
+def copy_state(g):
+    """A deep copy of a state tuple (rules, strategies and log buffer are shared)."""
+    return (g[0], g[1].copy(), g[2].copy(), g[3].copy(), g[4].copy(), g[5].copy(),
+            g[6].copy(), g[7], g[8].copy(), g[9].copy(), g[10], g[11], g[12].copy())
+
+
+# ================================================================ small helpers
+@kernel
+def seat_after(g, p, k):
+    """The seat k places after p in the current direction."""
+    st = g[1]
+    n = st[S_N]
+    return ((p + k * st[S_DIR]) % n + n) % n
+
+
+@kernel
+def advance(g, p, k):
+    g[1][S_TURN] = seat_after(g, p, k)
+
+
+@kernel
+def end_hand(g, reason, out):
+    st = g[1]
+    if st[S_ENDED] == 0:
+        st[S_ENDED] = 1
+        st[S_REASON] = reason
+        st[S_OUT] = out
+
+
+@kernel
+def log_reserve(g, ev, n_fields):
+    """Start a log record; the index of its first field, or -1 when not logging."""
+    st = g[1]
+    log = g[7]
+    if st[S_LOG_ON] == 0:
+        return -1
+    pos = st[S_LOG_POS]
+    if pos + 2 + n_fields > log.shape[0]:
+        st[S_LOG_OVERFLOW] = 1
+        st[S_LOG_ON] = 0
+        return -1
+    log[pos] = ev
+    log[pos + 1] = n_fields
+    st[S_LOG_POS] = pos + 2 + n_fields
+    return pos + 2
+
+
+@kernel
+def tick(g):
+    """Count one play, draw or pass; end the hand with `cap` at max_turns_per_hand."""
+    st = g[1]
+    st[S_TURNS] += 1
+    if st[S_TURNS] >= g[0][K_MAX_TURNS]:
+        end_hand(g, REASON_CAP, -1)
+
+
+@kernel
+def add_to_unit(g, s, field, v):
+    """Add v to `field` of seat s and of its partner (the seats of its team)."""
+    sv = g[2]
+    for q in range(sv.shape[0]):
+        if sv[q, SV_TEAM] == sv[s, SV_TEAM]:
+            sv[q, field] += v
+
+
+@kernel
+def colour(suit):
+    return 1 if suit == 1 or suit == 2 else 0
+
+
+# ================================================================ drawing
+@kernel
+def pressure(g, p):
+    """Stock empty: seat p takes a pressure; reshuffle, or end the hand `dead`."""
+    R, st, sv, stock, pile = g[0], g[1], g[2], g[4], g[5]
+    k = sv[p, SV_PRESS_K]
+    points = np.int64(5) << min(k, 56)
+    if R[K_PSCOPE_TEAM] != 0:
+        add_to_unit(g, p, SV_PRESS_K, 1)
+    else:
+        sv[p, SV_PRESS_K] += 1
+    sv[p, SV_G_PRESSURES] += 1
+    sv[p, SV_G_PPOINTS] += points
+    sv[p, SV_H_PRESSURES] += 1
+    sv[p, SV_H_PPOINTS] += points
+    add_to_unit(g, p, SV_TOTAL, points)
+    m = st[S_PILE_N] - 1
+    if m <= 0:
+        lp = log_reserve(g, EV_PRESSURE, 3)
+        if lp >= 0:
+            g[7][lp] = p
+            g[7][lp + 1] = points
+            g[7][lp + 2] = -1
+        end_hand(g, REASON_DEAD, -1)
+        return False
+    for i in range(m):
+        stock[i] = pile[i]
+    pile[0] = pile[m]
+    st[S_PILE_N] = 1
+    shuffle_cards(stock, m, g[6], 0)
+    st[S_STOCK_N] = m
+    lp = log_reserve(g, EV_PRESSURE, 3 + m)
+    if lp >= 0:
+        log = g[7]
+        log[lp] = p
+        log[lp + 1] = points
+        log[lp + 2] = m
+        for i in range(m):
+            log[lp + 3 + i] = stock[m - 1 - i]
+    return True
+
+
+@kernel
+def draw_one(g, p, why):
+    """Seat p draws the top card (pressure first if the stock is empty). False: no card."""
+    R, st, sv, hands, stock = g[0], g[1], g[2], g[3], g[4]
+    if st[S_ENDED] != 0:
+        return False
+    if st[S_STOCK_N] == 0:
+        if R[K_FAMILY] != FAMILY_CRATES:
+            return False
+        if not pressure(g, p):
+            return False
+    st[S_STOCK_N] -= 1
+    card = stock[st[S_STOCK_N]]
+    hands[p, sv[p, SV_HAND_N]] = card
+    sv[p, SV_HAND_N] += 1
+    sv[p, SV_H_DRAWS] += 1
+    lp = log_reserve(g, EV_DRAW, 3)
+    if lp >= 0:
+        g[7][lp] = p
+        g[7][lp + 1] = card
+        g[7][lp + 2] = why
+    tick(g)
+    return True
+
+
+@kernel
+def draw_n(g, p, k, why):
+    for _ in range(k):
+        if not draw_one(g, p, why):
+            return
+
+
+# ================================================================ decisions
+@kernel
+def fill_obs(g, p, phase, played):
+    """Write seat p's view of the table into obs (nothing hidden from p is written)."""
+    R, st, sv, obs = g[0], g[1], g[2], g[8]
+    n = st[S_N]
+    obs[O_SEAT] = p
+    obs[O_PLAYERS] = n
+    obs[O_PARTNER] = (p + 2) % 4 if R[K_PARTNER] != 0 else -1
+    obs[O_DEALER] = st[S_DEALER]
+    obs[O_HAND] = st[S_HAND]
+    obs[O_SIZE] = st[S_SIZE]
+    obs[O_TOP] = st[S_TOP]
+    obs[O_SUIT] = st[S_SUIT]
+    obs[O_RANK] = st[S_RANK]
+    obs[O_DIR] = st[S_DIR]
+    obs[O_COUNT] = st[S_COUNT]
+    obs[O_STOCK_N] = st[S_STOCK_N]
+    obs[O_PHASE] = phase
+    obs[O_CAN_DRAW] = R[K_DRAW_WHEN_ABLE]
+    obs[O_FAMILY] = R[K_FAMILY]
+    obs[O_PLAYED] = played
+    obs[O_N_HANDS] = R[K_MAX_HANDS]
+    obs[O_HAND_N] = sv[p, SV_HAND_N]
+    for q in range(n):
+        base = O_SEATS + q * O_PER_SEAT
+        obs[base + OS_HAND_N] = sv[q, SV_HAND_N]
+        obs[base + OS_TOTAL] = sv[q, SV_TOTAL]
+        obs[base + OS_PRESSURES] = sv[q, SV_G_PRESSURES]
+        obs[base + OS_LAST_CARD] = 1 if sv[q, SV_HAND_N] == 1 else 0
+
+
+@kernel
+def decide(g, p, phase, n_opts, played):
+    """Ask seat p's strategy to pick one of opts[:n_opts]; returns the chosen option."""
+    st, sv, hands, _pile, opts = g[1], g[2], g[3], g[5], g[9]
+    fill_obs(g, p, phase, played)
+    hand_n = sv[p, SV_HAND_N]
+    if phase == PH_BLIND_CALL:
+        hand_n = 0  # the dealer names the suit before seeing the cards
+    k = choose_nb(g[10][p], g[11][p], g[8], hands[p], hand_n, g[5], st[S_PILE_N], opts,
+                  n_opts, g[6], 1 + p)
+    if k < 0 or k >= n_opts:
+        if st[S_ERROR] == 0:
+            st[S_ERROR] = 1
+            st[S_ERR_SEAT] = p
+            st[S_ERR_PHASE] = phase
+            st[S_ERR_CHOICE] = k
+            st[S_ERR_HAND] = st[S_HAND]
+        end_hand(g, REASON_CAP, -1)
+        k = 0
+    return opts[k]
+
+
+@kernel
+def call_suit(g, p, card, cur_suit, phase):
+    """The suit seat p calls for the wild `card` played on `cur_suit`."""
+    R, opts = g[0], g[9]
+    if R[EFFECT + card] == E_WILD:
+        for s in range(4):
+            opts[s] = s
+        n_opts = 4
+    else:
+        own = R[K_NINE_COVERED] == 0 or phase == PH_BLIND_CALL or cur_suit < 0
+        c = colour(card % 4) if own else colour(cur_suit)
+        n_opts = 0
+        for s in range(4):
+            if colour(s) == c:
+                opts[n_opts] = s
+                n_opts += 1
+    return decide(g, p, phase, n_opts, card)
+
+
+@kernel
+def remove_card(g, p, card):
+    sv, hands = g[2], g[3]
+    n = sv[p, SV_HAND_N]
+    for i in range(n):
+        if hands[p, i] == card:
+            hands[p, i] = hands[p, n - 1]
+            sv[p, SV_HAND_N] = n - 1
+            return
+
+
+@kernel
+def put_on_pile(g, p, card, call, announce):
+    """Seat p's played card goes on the pile and becomes the top; the play is logged."""
+    st, sv, pile = g[1], g[2], g[5]
+    pile[st[S_PILE_N]] = card
+    st[S_PILE_N] += 1
+    st[S_TOP] = card
+    st[S_RANK] = card // 4
+    st[S_SUIT] = call if call >= 0 else card % 4
+    sv[p, SV_H_PLAYS] += 1
+    st[S_PASSES] = 0
+    lp = log_reserve(g, EV_PLAY, 4)
+    if lp >= 0:
+        log = g[7]
+        log[lp] = p
+        log[lp + 1] = card
+        log[lp + 2] = call
+        log[lp + 3] = announce
+    tick(g)
+
+
+@kernel
+def legal_options(g, p):
+    """Write the cards seat p may play on the top card into opts; returns their number."""
+    R, st, sv, hands, opts = g[0], g[1], g[2], g[3], g[9]
+    k = 0
+    suit = st[S_SUIT]
+    rank = st[S_RANK]
+    for i in range(sv[p, SV_HAND_N]):
+        c = hands[p, i]
+        e = R[EFFECT + c]
+        if c % 4 == suit or c // 4 == rank or e == E_WILD or e == E_WILD9:
+            opts[k] = c
+            k += 1
+    return k
+
+
+@kernel
+def count_options(g, p):
+    """Write the cards seat p may answer a count with into opts; returns their number."""
+    R, sv, hands, opts = g[0], g[2], g[3], g[9]
+    k = 0
+    for i in range(sv[p, SV_HAND_N]):
+        c = hands[p, i]
+        if R[COUNT_ADD + c] > 0:
+            opts[k] = c
+            k += 1
+    return k
+
+
+@kernel
+def play_chosen(g, p, card):
+    """Seat p plays the chosen `card`: its call (wilds), the last-card announcement, the pile.
+
+    Returns 1 when the player missed a last-card call that will be penalised."""
+    R, st, sv, hands = g[0], g[1], g[2], g[3]
+    cur_suit = st[S_SUIT]
+    remove_card(g, p, card)
+    left = sv[p, SV_HAND_N]
+    call = -1
+    eff = R[EFFECT + card]
+    if (eff == E_WILD or eff == E_WILD9) and left > 0:
+        call = call_suit(g, p, card, cur_suit, PH_CALL)
+    announce = 0
+    missed = 0
+    if left == 1 and R[K_FAMILY] == FAMILY_CRATES:
+        opts = g[9]
+        opts[0] = 0
+        opts[1] = 1
+        announce = decide(g, p, PH_ANNOUNCE, 2, card)
+        exempt = R[K_SIX_EXEMPT] != 0 and hands[p, 0] // 4 == R_6
+        if announce == 0 and not exempt:
+            missed = 1
+    put_on_pile(g, p, card, call, announce)
+    return missed
+
+
+@kernel
+def penalise(g, p, missed):
+    """Apply a missed last-card call: draw two now, or owe them (next turn / forfeit)."""
+    if missed == 0:
+        return
+    if g[0][K_PENALTY] == PEN_IMMEDIATE:
+        draw_n(g, p, 2, W_PENALTY)
+    else:
+        g[2][p, SV_OWE] = 1
+
+
+# ================================================================ counts
+@kernel
+def count_resolved(g):
+    """A count was drawn: end the hand if someone emptied their hand during it."""
+    R, st, sv = g[0], g[1], g[2]
+    n = st[S_N]
+    first = -1
+    best = np.int64(1) << 60
+    any_emptied = False
+    for q in range(n):
+        if sv[q, SV_OUT_ORDER] >= 0:
+            any_emptied = True
+            if sv[q, SV_HAND_N] == 0 and sv[q, SV_OUT_ORDER] < best:
+                best = sv[q, SV_OUT_ORDER]
+                first = q
+            sv[q, SV_OUT_ORDER] = -1
+    if not any_emptied:
+        return
+    if first >= 0:
+        end_hand(g, REASON_OUT, first)
+    elif R[K_OUT] == OUT_AFTER:
+        end_hand(g, REASON_COUNT_BACK, -1)
+
+
+@kernel
+def draw_count(g, p):
+    """Seat p takes the active count's cards; the count ends."""
+    R, st = g[0], g[1]
+    k = st[S_COUNT]
+    why = R[K_COUNT_WHY]
+    for _ in range(k):
+        if not draw_one(g, p, why):
+            break
+    st[S_COUNT] = 0
+    if st[S_ENDED] == 0:
+        count_resolved(g)
+
+
+@kernel
+def count_turn(g, p):
+    """Seat p faces an active count: answer it with a 2 or A (Crates) / a 2 (VCE), or draw."""
+    R, st, sv, opts = g[0], g[1], g[2], g[9]
+    k = count_options(g, p)
+    if k > 0 and R[K_COUNT_FORCED] == 0:
+        opts[k] = ACTION_DRAW
+        k += 1
+    choice = ACTION_DRAW
+    if k > 0:
+        choice = decide(g, p, PH_COUNT, k, -1)
+    if st[S_ENDED] != 0:
+        return
+    if choice == ACTION_DRAW:
+        draw_count(g, p)
+        if st[S_ENDED] == 0:
+            advance(g, p, 1)
+        return
+    missed = play_chosen(g, p, choice)
+    st[S_COUNT] += R[COUNT_ADD + choice]
+    if st[S_ENDED] != 0:
+        return
+    if R[K_FAMILY] != FAMILY_CRATES:
+        if sv[p, SV_HAND_N] == 0:
+            end_hand(g, REASON_OUT, p)
+            return
+    else:
+        penalise(g, p, missed)
+        if st[S_ENDED] != 0:
+            return
+        if sv[p, SV_HAND_N] == 0:
+            if R[K_OUT] == OUT_IMMEDIATE:
+                end_hand(g, REASON_OUT, p)
+                return
+            st[S_OUT_SEQ] += 1
+            sv[p, SV_OUT_ORDER] = st[S_OUT_SEQ]
+    advance(g, p, 1)
+
+
+# ================================================================ Crates
+@kernel
+def crates_effect(g, p, card):
+    """Apply the effect of `card` played by p (or the dealer's upcard under as_played).
+
+    Returns 1 when p must play again (a 6 with cards left), else 0 with the turn passed on
+    or the hand ended."""
+    R, st, sv = g[0], g[1], g[2]
+    n = st[S_N]
+    eff = R[EFFECT + card]
+    skip = 1
+    if eff == E_COUNT:
+        st[S_COUNT] = R[COUNT_ADD + card]
+    elif eff == E_SKIP:
+        skip = 2
+    elif eff == E_FIVE:
+        for i in range(1, n):
+            draw_one(g, seat_after(g, p, i), W_FIVE)
+    elif eff == E_SIX:
+        if sv[p, SV_HAND_N] == 0:
+            draw_one(g, p, W_COOPER)
+            if st[S_ENDED] == 0:
+                advance(g, p, 1)
+            return 0
+        return 1
+    elif eff == E_SEVEN:
+        k = 2 if R[K_SEVEN_ACROSS] != 0 and n >= 4 else 1
+        draw_one(g, seat_after(g, p, k), W_SEVEN)
+    elif eff == E_REVERSE:
+        if n > 2:
+            st[S_DIR] = -st[S_DIR]
+    elif eff == E_JACK:
+        if n == 2:
+            draw_one(g, seat_after(g, p, 1), W_JACK)
+        elif n == 3:
+            draw_one(g, seat_after(g, p, -1), W_JACK)
+    if st[S_ENDED] != 0:
+        return 0
+    if sv[p, SV_HAND_N] == 0:
+        if st[S_COUNT] > 0:
+            st[S_OUT_SEQ] += 1
+            sv[p, SV_OUT_ORDER] = st[S_OUT_SEQ]
+        else:
+            end_hand(g, REASON_OUT, p)
+            return 0
+    advance(g, p, skip)
+    return 0
+
+
+@kernel
+def crates_play_step(g, p, again):
+    """One play step of seat p (again=1: the step after p's own 6). Returns 1 to play again."""
+    R, st, sv, opts = g[0], g[1], g[2], g[9]
+    k = legal_options(g, p)
+    if k == 0:
+        draw_one(g, p, W_SIX_FAIL if again else W_CANT_PLAY)
+        if st[S_ENDED] == 0:
+            advance(g, p, 1)
+        return 0
+    if R[K_DRAW_WHEN_ABLE] != 0:
+        opts[k] = ACTION_DRAW
+        k += 1
+    card = decide(g, p, PH_AGAIN if again else PH_PLAY, k, -1)
+    if st[S_ENDED] != 0:
+        return 0
+    if card == ACTION_DRAW:
+        draw_one(g, p, W_VOLUNTARY)
+        if st[S_ENDED] == 0:
+            advance(g, p, 1)
+        return 0
+    eff = R[EFFECT + card]
+    missed = play_chosen(g, p, card)
+    if st[S_ENDED] != 0:
+        return 0
+    penalise(g, p, missed)
+    if st[S_ENDED] != 0:
+        return 0
+    if sv[p, SV_HAND_N] == 0 and R[K_OUT] == OUT_IMMEDIATE and eff != E_SIX:
+        end_hand(g, REASON_OUT, p)
+        return 0
+    return crates_effect(g, p, card)
+
+
+@kernel
+def crates_turn(g, p):
+    """Seat p's whole turn under the Crates rules."""
+    R, st, sv = g[0], g[1], g[2]
+    if st[S_AGAIN] == 0:
+        if sv[p, SV_OWE] != 0:
+            sv[p, SV_OWE] = 0
+            draw_n(g, p, 2, W_PENALTY)
+            if st[S_ENDED] != 0:
+                return
+            if R[K_PENALTY] == PEN_FORFEIT:
+                if st[S_COUNT] > 0:
+                    draw_count(g, p)
+                    if st[S_ENDED] != 0:
+                        return
+                advance(g, p, 1)
+                return
+        if st[S_COUNT] > 0:
+            count_turn(g, p)
+            return
+    again = st[S_AGAIN]
+    while True:
+        st[S_AGAIN] = 0
+        if crates_play_step(g, p, again) == 0:
+            return
+        if st[S_ENDED] != 0:
+            return
+        again = 1
+        st[S_AGAIN] = 1
+
+
+@kernel
+def crates_upcard(g, up):
+    """Apply the upcard rule; sets whose turn it is first."""
+    R, st = g[0], g[1]
+    dealer = st[S_DEALER]
+    rule = R[K_UPCARD]
+    eff = R[EFFECT + up]
+    advance(g, dealer, 1)
+    if rule == UP_CALL_ONLY or rule == UP_SERBIAN:
+        wild = eff == E_WILD or (eff == E_WILD9 and rule == UP_CALL_ONLY)
+        if wild:
+            call = call_suit(g, dealer, up, -1, PH_BLIND_CALL)
+            log_call(g, dealer, call)
+            st[S_SUIT] = call
+        elif rule == UP_SERBIAN and eff == E_COUNT:
+            st[S_COUNT] = R[COUNT_ADD + up]
+        return
+    # as_played: the upcard counts as played by the dealer
+    if eff == E_WILD or eff == E_WILD9:
+        call = call_suit(g, dealer, up, -1, PH_CALL)
+        log_call(g, dealer, call)
+        st[S_SUIT] = call
+        return
+    if crates_effect(g, dealer, up) == 1:  # a 6: the dealer takes a turn first
+        st[S_TURN] = dealer
+        st[S_AGAIN] = 1
+
+
+@kernel
+def log_call(g, seat, suit):
+    lp = log_reserve(g, EV_CALL, 2)
+    if lp >= 0:
+        g[7][lp] = seat
+        g[7][lp + 1] = suit
+
+
+@kernel
+def settle_penalties(g):
+    """forfeit: penalties still owed when a hand ends are drawn before scoring."""
+    _R, st, sv = g[0], g[1], g[2]
+    n = st[S_N]
+    reason = st[S_REASON]
+    out = st[S_OUT]
+    start = st[S_LAST]
+    st[S_ENDED] = 0
+    for i in range(1, n + 1):
+        q = seat_after(g, start, i)
+        if sv[q, SV_OWE] != 0:
+            sv[q, SV_OWE] = 0
+            draw_n(g, q, 2, W_PENALTY)
+            if st[S_ENDED] != 0:
+                break
+    st[S_ENDED] = 1
+    st[S_REASON] = reason
+    st[S_OUT] = out
+
+
+@kernel
+def score_crates_hand(R, hand, n, vals):
+    """(points, threes, covered, home_run) of a Crates hand of n cards (RULES.md §2.8).
+
+    vals: scratch of at least n int64."""
+    threes = 0
+    others = 0
+    for i in range(n):
+        if hand[i] // 4 == 2:
+            threes += 1
+    if n == 0:
+        return 0, 0, 0, 0
+    if threes == n:
+        return -50 * threes, threes, 0, 1
+    # values of coverable cards (not 3, not 8), highest first, by selection
+    total = 0
+    for i in range(n):
+        c = hand[i]
+        r = c // 4
+        if r == 2:
+            continue
+        v = R[VALUE + c]
+        total += v
+        if R[EFFECT + c] != E_WILD:
+            vals[others] = v
+            others += 1
+    covered = min(threes, others)
+    for j in range(covered):
+        best = j
+        for i in range(j + 1, others):
+            if vals[i] > vals[best]:
+                best = i
+        tmp = vals[j]
+        vals[j] = vals[best]
+        vals[best] = tmp
+        total -= vals[j]
+    total += 3 * covered + R[K_SPARE3] * (threes - covered)
+    return total, threes, covered, 0
+
+
+# ================================================================ Crazy Eights
+@kernel
+def pass_turn(g, p):
+    st = g[1]
+    lp = log_reserve(g, EV_PASS, 1)
+    if lp >= 0:
+        g[7][lp] = p
+    st[S_PASSES] += 1
+    tick(g)
+    if st[S_ENDED] != 0:
+        return
+    if st[S_PASSES] >= st[S_N]:
+        end_hand(g, REASON_BLOCK, -1)
+        return
+    advance(g, p, 1)
+
+
+@kernel
+def eights_play(g, p, card):
+    R, st, sv = g[0], g[1], g[2]
+    eff = R[EFFECT + card]
+    play_chosen(g, p, card)
+    if st[S_ENDED] != 0:
+        return
+    if sv[p, SV_HAND_N] == 0:
+        end_hand(g, REASON_OUT, p)
+        return
+    skip = 1
+    if eff == E_COUNT:
+        st[S_COUNT] = R[COUNT_ADD + card]
+    elif eff == E_SKIP:
+        skip = 2
+    elif eff == E_REVERSE:
+        st[S_DIR] = -st[S_DIR]
+    elif eff == E_QUEEN5:
+        draw_n(g, seat_after(g, p, 1), 5, W_VCE_QUEEN)
+        skip = 2
+    if st[S_ENDED] == 0:
+        advance(g, p, skip)
+
+
+@kernel
+def eights_turn(g, p):
+    """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited)."""
+    R, st, _sv, opts = g[0], g[1], g[2], g[9]
+    if st[S_COUNT] > 0:
+        count_turn(g, p)
+        return
+    rule = R[K_DRAW_RULE]
+    voluntary = rule == DRAW_UNLIMITED or (rule == DRAW_ONE and R[K_DRAW_WHEN_ABLE] != 0)
+    while st[S_ENDED] == 0:
+        k = legal_options(g, p)
+        empty = st[S_STOCK_N] == 0
+        if k == 0:
+            if empty:
+                pass_turn(g, p)
+                return
+            draw_one(g, p, W_CANT_PLAY)
+            st[S_PASSES] = 0
+            if rule == DRAW_ONE:
+                if st[S_ENDED] == 0:
+                    advance(g, p, 1)
+                return
+            continue
+        if voluntary:
+            opts[k] = ACTION_PASS if empty else ACTION_DRAW
+            k += 1
+        choice = decide(g, p, PH_PLAY, k, -1)
+        if st[S_ENDED] != 0:
+            return
+        if choice == ACTION_PASS:
+            pass_turn(g, p)
+            return
+        if choice == ACTION_DRAW:
+            draw_one(g, p, W_VOLUNTARY)
+            st[S_PASSES] = 0
+            if rule == DRAW_ONE:
+                if st[S_ENDED] == 0:
+                    advance(g, p, 1)
+                return
+            continue
+        eights_play(g, p, choice)
+        return
+
+
+# ================================================================ hands and games
+@kernel
+def deal_hand(g, seed, game, hand_no):
+    """Start hand `hand_no`: shuffle (stream from seed, game, hand), deal, turn the upcard."""
+    R, st, sv, hands, stock, pile, rng = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    n = st[S_N]
+    if R[K_FAMILY] == FAMILY_CRATES:
+        size = CRATES_SIZES[hand_no - 1]
+    else:
+        size = R[K_HAND_SIZE]
+    dealer = (st[S_FIRST_DEALER] + hand_no - 1) % n
+    st[S_HAND] = hand_no
+    st[S_SIZE] = size
+    st[S_DEALER] = dealer
+    st[S_DIR] = 1
+    st[S_COUNT] = 0
+    st[S_TURNS] = 0
+    st[S_ENDED] = 0
+    st[S_REASON] = -1
+    st[S_OUT] = -1
+    st[S_PASSES] = 0
+    st[S_AGAIN] = 0
+    st[S_OUT_SEQ] = 0
+    deck = g[12][0:52]
+    d = 0
+    for c in range(52):
+        if R[IN_DECK + c] != 0:
+            deck[d] = c
+            d += 1
+    row = n + 1
+    seed_stream(rng, row, seed, game, 1000 + hand_no)
+    shuffle_cards(deck, d, rng, row)
+    for q in range(n):
+        sv[q, SV_HAND_N] = 0
+        sv[q, SV_OWE] = 0
+        sv[q, SV_OUT_ORDER] = -1
+        sv[q, SV_H_DRAWS] = 0
+        sv[q, SV_H_PLAYS] = 0
+        sv[q, SV_H_PRESSURES] = 0
+        sv[q, SV_H_PPOINTS] = 0
+    i = 0
+    for _ in range(size):
+        for j in range(1, n + 1):
+            q = (dealer + j) % n
+            hands[q, sv[q, SV_HAND_N]] = deck[i]
+            sv[q, SV_HAND_N] += 1
+            i += 1
+    up = deck[i]
+    i += 1
+    pile[0] = up
+    st[S_PILE_N] = 1
+    st[S_TOP] = up
+    st[S_SUIT] = up % 4
+    st[S_RANK] = up // 4
+    m = d - i
+    for j in range(m):
+        stock[j] = deck[d - 1 - j]
+    st[S_STOCK_N] = m
+    lp = log_reserve(g, EV_DEAL, 6 + n * size + m)
+    if lp >= 0:
+        log = g[7]
+        log[lp] = hand_no
+        log[lp + 1] = dealer
+        log[lp + 2] = size
+        log[lp + 3] = up
+        log[lp + 4] = n
+        log[lp + 5] = m
+        pos = lp + 6
+        for q in range(n):
+            for j in range(size):
+                log[pos] = hands[q, j]
+                pos += 1
+        for j in range(m):
+            log[pos] = stock[m - 1 - j]
+            pos += 1
+    st[S_TURN] = (dealer + 1) % n
+    if R[K_FAMILY] == FAMILY_CRATES:
+        crates_upcard(g, up)
+
+
+@kernel
+def play_on(g):
+    """Play the current hand on from the start of the current turn until it ends."""
+    R, st = g[0], g[1]
+    crates = R[K_FAMILY] == FAMILY_CRATES
+    while st[S_ENDED] == 0:
+        p = st[S_TURN]
+        st[S_LAST] = p
+        if crates:
+            crates_turn(g, p)
+        else:
+            eights_turn(g, p)
+
+
+@kernel
+def finish_hand(g, game_row, hand_rows, row0, want_rows, stats):
+    """Score the ended hand, update totals, write its rows; returns rows written."""
+    R, st, sv, hands = g[0], g[1], g[2], g[3]
+    n = st[S_N]
+    crates = R[K_FAMILY] == FAMILY_CRATES
+    reason = st[S_REASON]
+    if crates and R[K_PENALTY] == PEN_FORFEIT and (reason == REASON_OUT or reason == REASON_COUNT_BACK):
+        settle_penalties(g)
+    tmp = g[12]
+    points = tmp[64:72]
+    threes = tmp[72:80]
+    covered = tmp[80:88]
+    home = tmp[88:96]
+    tmp[64:96] = 0
+    if crates:
+        for q in range(n):
+            pts, t, cv, hr = score_crates_hand(R, hands[q], sv[q, SV_HAND_N], tmp[128:192])
+            points[q] = pts
+            threes[q] = t
+            covered[q] = cv
+            home[q] = hr
+            add_to_unit(g, q, SV_TOTAL, pts)
+    else:
+        for q in range(n):
+            for i in range(sv[q, SV_HAND_N]):
+                if hands[q, i] // 4 == 2:
+                    threes[q] += 1
+        out = st[S_OUT]
+        if reason == REASON_OUT and out >= 0:
+            s = 0
+            for q in range(n):
+                if q != out:
+                    for i in range(sv[q, SV_HAND_N]):
+                        s += R[VALUE + hands[q, i]]
+            points[out] = (2 * s + (n - 1)) // (2 * (n - 1))
+            sv[out, SV_TOTAL] += points[out]
+    if reason == REASON_CAP:
+        stats[1] += 1
+    elif reason == REASON_DEAD:
+        stats[2] += 1
+    stats[0] += st[S_TURNS]
+    for q in range(n):
+        is_out = reason == REASON_OUT and sv[q, SV_HAND_N] == 0
+        sv[q, SV_HANDS_OUT] += 1 if is_out else 0
+        sv[q, SV_HOME_RUNS] += home[q]
+        sv[q, SV_CAPPED] += 1 if reason == REASON_CAP else 0
+        sv[q, SV_HANDS] += 1
+        if want_rows:
+            r = row0 + q
+            hand_rows[r, H_GAME] = game_row
+            hand_rows[r, H_HAND] = st[S_HAND]
+            hand_rows[r, H_SIZE] = st[S_SIZE]
+            hand_rows[r, H_DEALER] = st[S_DEALER]
+            hand_rows[r, H_POS] = (q - st[S_DEALER] + n) % n
+            hand_rows[r, H_SEAT] = q
+            hand_rows[r, H_POINTS] = points[q]
+            hand_rows[r, H_CARDS_LEFT] = sv[q, SV_HAND_N]
+            hand_rows[r, H_THREES] = threes[q]
+            hand_rows[r, H_COVERED] = covered[q]
+            hand_rows[r, H_HOME_RUN] = home[q]
+            hand_rows[r, H_OUT] = 1 if is_out else 0
+            hand_rows[r, H_PRESSURES] = sv[q, SV_H_PRESSURES]
+            hand_rows[r, H_PPOINTS] = sv[q, SV_H_PPOINTS]
+            hand_rows[r, H_DRAWS] = sv[q, SV_H_DRAWS]
+            hand_rows[r, H_PLAYS] = sv[q, SV_H_PLAYS]
+            hand_rows[r, H_TURNS] = st[S_TURNS]
+            hand_rows[r, H_REASON] = reason
+    lp = log_reserve(g, EV_HAND_END, 3 + 2 * n)
+    if lp >= 0:
+        log = g[7]
+        log[lp] = st[S_HAND]
+        log[lp + 1] = reason
+        log[lp + 2] = st[S_OUT]
+        for q in range(n):
+            log[lp + 3 + q] = points[q]
+            log[lp + 3 + n + q] = sv[q, SV_TOTAL]
+    return n if want_rows else 0
+
+
+@kernel
+def start_game(g, seed, game):
+    """Reset g for game `game` of seed `seed`: streams, dealer, totals, teams."""
+    R, st, sv, rng = g[0], g[1], g[2], g[6]
+    n = st[S_N]
+    for q in range(n):
+        for f in range(NSV):
+            sv[q, f] = 0
+        sv[q, SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
+        seed_stream(rng, 1 + q, seed, game, 100 + q)
+    seed_stream(rng, 0, seed, game, 1)
+    st[S_FIRST_DEALER] = rand_below(rng, 0, n) if R[K_FIRST_DEALER] < 0 else 0
+    st[S_GAME_OVER] = 0
+
+
+@kernel
+def game_over(g, hand_no):
+    R, st, sv = g[0], g[1], g[2]
+    if R[K_FAMILY] == FAMILY_CRATES:
+        return hand_no >= R[K_N_HANDS]
+    if hand_no >= R[K_MAX_HANDS]:
+        return True
+    for q in range(st[S_N]):
+        if sv[q, SV_TOTAL] >= R[K_TARGET]:
+            return True
+    return False
+
+
+@kernel
+def finish_game(g, games_out, win_out, row0):
+    """Ranks, win shares and per-seat game rows; the game_end log record."""
+    R, st, sv = g[0], g[1], g[2]
+    n = st[S_N]
+    lower_wins = R[K_FAMILY] == FAMILY_CRATES
+    best = sv[0, SV_TOTAL]
+    for q in range(n):
+        t = sv[q, SV_TOTAL]
+        if (lower_wins and t < best) or (not lower_wins and t > best):
+            best = t
+    units = 0
+    n_win = 0
+    for q in range(n):
+        if sv[q, SV_TOTAL] == best:
+            n_win += 1
+            if sv[q, SV_TEAM] == q:  # count each team once (by its lower seat)
+                units += 1
+    for q in range(n):
+        t = sv[q, SV_TOTAL]
+        rank = 1
+        for o in range(n):
+            u = sv[o, SV_TOTAL]
+            if (lower_wins and u < t) or (not lower_wins and u > t):
+                rank += 1
+        r = row0 + q
+        games_out[r, G_TOTAL] = t
+        games_out[r, G_RANK] = rank
+        games_out[r, G_PRESSURES] = sv[q, SV_G_PRESSURES]
+        games_out[r, G_PPOINTS] = sv[q, SV_G_PPOINTS]
+        games_out[r, G_HANDS_OUT] = sv[q, SV_HANDS_OUT]
+        games_out[r, G_HOME_RUNS] = sv[q, SV_HOME_RUNS]
+        games_out[r, G_CAPPED] = sv[q, SV_CAPPED]
+        games_out[r, G_HANDS] = sv[q, SV_HANDS]
+        win_out[r] = 1.0 / units if t == best else 0.0
+    lp = log_reserve(g, EV_GAME_END, n + 1 + n_win)
+    if lp >= 0:
+        log = g[7]
+        for q in range(n):
+            log[lp + q] = sv[q, SV_TOTAL]
+        log[lp + n] = n_win
+        k = lp + n + 1
+        for q in range(n):
+            if sv[q, SV_TOTAL] == best:
+                log[k] = q
+                k += 1
+
+
+@allocating
+def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games_out,
+                  win_out, hand_rows, log, log_on, stats, err):
+    """Play games game_start .. game_start+n_games-1; returns how many were played.
+
+    Stops early (returning fewer) when hand_rows might not hold another whole game, or
+    when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
+    game)."""
+    g = new_state(R, strat, sparams, log)
+    st, _sv = g[1], g[2]
+    n = R[K_PLAYERS]
+    st[S_LOG_ON] = log_on
+    rows = 0
+    max_rows = R[K_MAX_HANDS] * n
+    for i in range(n_games):
+        if want_rows and rows + max_rows > hand_rows.shape[0]:
+            return i
+        game = game_start + i
+        start_game(g, seed, game)
+        hand_no = 0
+        while True:
+            hand_no += 1
+            deal_hand(g, seed, game, hand_no)
+            play_on(g)
+            if st[S_ERROR] != 0:
+                err[0] = st[S_ERR_SEAT]
+                err[1] = st[S_ERR_PHASE]
+                err[2] = st[S_ERR_CHOICE]
+                err[3] = st[S_ERR_HAND]
+                err[4] = game
+                return i
+            rows += finish_hand(g, i, hand_rows, rows, want_rows, stats)
+            if game_over(g, hand_no):
+                break
+        finish_game(g, games_out, win_out, i * n)
+        stats[3] += 1
+    if log_on:
+        stats[4] = st[S_LOG_POS]
+        stats[5] = st[S_LOG_OVERFLOW]
+    return n_games

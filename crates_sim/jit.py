@@ -1,0 +1,13 @@
+"""The two decorators of the kernels.
+
+`kernel` is for the hot path: cached, and compiled without numba's reference counting
+(``_nrt=False``), so it may not allocate arrays. Measured here, the NRT increfs/decrefs
+that numba leaves around array arguments cost 70-120 ns per call, more than a whole
+decision; without them a decision is a few ns. `allocating` is for the few entry points
+that allocate (a game's state, copies, chunk drivers).
+"""
+
+from numba import njit
+
+kernel = njit(cache=True, _nrt=False)
+allocating = njit(cache=True)

@@ -1,0 +1,86 @@
+"""Built-in strategies (numba kernels).
+
+Every decision function has the same signature::
+
+    fn(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row) -> int
+
+and returns an index into ``options[:n_options]``. ``obs[O_PHASE]`` says what is being
+decided (layout in `crates_sim.cards`): a card to play (options are cards, maybe
+ACTION_DRAW / ACTION_PASS), a suit to call (options are suits 0..3), or whether to
+announce a last card (options [0, 1]).
+"""
+
+
+from crates_sim.cards import (
+    ACTION_DRAW,
+    ACTION_PASS,
+    O_FAMILY,
+    O_PHASE,
+    PH_ANNOUNCE,
+    PH_COUNT,
+)
+from crates_sim.jit import kernel
+from crates_sim.rng_nb import rand_below
+
+_CRATES_VALUE = (1, 20, 0, 15, 30, 30, 20, 50, 30, 25, 10, 10, 10)
+_EIGHTS_VALUE = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
+
+
+@kernel
+def card_value(card, family):
+    """Score value of a card left in hand (Crates values, or Crazy Eights values)."""
+    if family == 0:
+        return _CRATES_VALUE[card // 4]
+    return _EIGHTS_VALUE[card // 4]
+
+
+@kernel
+def random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Uniform among the options; always announces; always continues an optional count."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return n_options - 1
+    n = n_options
+    if phase == PH_COUNT and options[n - 1] == ACTION_DRAW and n > 1:
+        n -= 1  # continue the count when able
+    return rand_below(rng, rng_row, n)
+
+
+@kernel
+def longest_suit(hand, hand_n, options, n_options):
+    """Index of the option suit held most often (ties: the first option)."""
+    best = 0
+    best_len = -1
+    for i in range(n_options):
+        length = 0
+        for j in range(hand_n):
+            if hand[j] % 4 == options[i]:
+                length += 1
+        if length > best_len:
+            best_len = length
+            best = i
+    return best
+
+
+@kernel
+def greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Sheds its highest-scoring legal card; calls its longest suit; never draws by choice."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return n_options - 1
+    if phase >= 3:  # a call
+        return longest_suit(hand, hand_n, options, n_options)
+    family = obs[O_FAMILY]
+    best = -1
+    best_value = -1
+    for i in range(n_options):
+        card = options[i]
+        if card == ACTION_DRAW or card == ACTION_PASS:
+            continue
+        v = card_value(card, family)
+        if v > best_value:
+            best_value = v
+            best = i
+    if best < 0:
+        return 0
+    return best
