@@ -160,7 +160,9 @@ def proportion_ci(k, n, conf: float = 0.95) -> CI:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    return CI(p, max(0.0, centre - half), min(1.0, centre + half), math.sqrt(max(p * (1 - p), 0) / n), n, conf)
+    lo = 0.0 if k <= 0 else max(0.0, centre - half)
+    hi = 1.0 if k >= n else min(1.0, centre + half)
+    return CI(p, lo, hi, math.sqrt(max(p * (1 - p), 0) / n), n, conf)
 
 
 def paired_diff_ci(a, b, conf: float = 0.95) -> CI:
