@@ -1,0 +1,85 @@
+"""`crates report`: every section and figure, detail=games datasets, CLI errors."""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analysis.report import FIGURES, SECTIONS, report
+from crates_sim.cli import cli
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import write_dataset  # noqa: E402
+
+
+def _check_complete(paths, folder: Path, stem="report"):
+    html = paths["html"].read_text()
+    for key in SECTIONS:
+        assert f"<section id='{key}'>" in html
+    for name in FIGURES:
+        assert f"id='fig-{name}'" in html, name
+        assert (folder / f"{stem}-{name}.png").stat().st_size > 1000
+    assert "data:image/png;base64," in html
+    md = paths["markdown"].read_text()
+    for title in ("Overview", "3-hoarding", "Pressures", "Seat effects", "Game flow"):
+        assert f"## {title}" in md
+    return html, md
+
+
+@pytest.mark.parametrize("partnerships", [True, False])
+def test_synthetic_report_has_every_section_and_figure(tmp_path, partnerships):
+    ds = write_dataset(tmp_path / "ds", games=120, partnerships=partnerships,
+                       strategies=("hoard3", "dump3", "greedy", "random"), dead_hands=True)
+    paths = report(ds)
+    html, md = _check_complete(paths, ds)
+    assert "hoard3 − dump3" in md
+    assert ("By team" in md) == partnerships
+    # capped hands are shown although there are none
+    assert re.search(r"\| cap \| 0 \| 0\.000%", md)
+    assert "**Capped hands**: 0" in md
+
+
+def test_detail_games_dataset_says_what_needs_hands(tmp_path):
+    ds = write_dataset(tmp_path / "g", games=60, detail="games")
+    paths = report(ds, tmp_path / "out" / "g.html")
+    md = paths["markdown"].read_text()
+    assert md.count("needs per-hand rows") >= 3
+    assert "Capped and dead hands (always shown)" in md
+    assert (tmp_path / "out" / "g-win-share.png").exists()
+
+
+def test_cli_report_and_errors(tmp_path):
+    runner = CliRunner()
+    ds = write_dataset(tmp_path / "ds", games=40)
+    res = runner.invoke(cli, ["report", str(ds), "--out", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "r.html").exists() and (tmp_path / "r.md").exists()
+    for bad, msg in [(tmp_path / "missing", "no such directory"), (tmp_path, "not a crates-sim dataset"),
+                     (tmp_path / "r.html", "is a file")]:
+        res = runner.invoke(cli, ["report", str(bad)])
+        assert res.exit_code != 0
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert len(lines) == 1 and msg in lines[0], res.output
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "manifest.json").write_text("{}")
+    res = runner.invoke(cli, ["report", str(tmp_path / "empty")])
+    assert res.exit_code != 0 and "games/" in res.output
+
+
+def test_help_has_examples():
+    runner = CliRunner()
+    for cmd in ("report", "compare", "balance"):
+        res = runner.invoke(cli, [cmd, "--help"])
+        assert res.exit_code == 0 and "Examples" in res.output
+
+
+def test_report_of_a_small_real_run(tmp_path):
+    import crates_sim
+
+    ds = crates_sim.simulate("classic", "greedy,random,greedy,random", games=150, seed=3,
+                             out=tmp_path / "real", workers=1)
+    paths = report(ds.path)
+    html, md = _check_complete(paths, Path(ds.path))
+    assert "Pressures per game" in md and "Best position" in md
