@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
 import uuid
 
 from .errors import CratesError
 
 #: Seconds to wait for an existing scheduler before giving up.
-CONNECT_TIMEOUT = 10
+CONNECT_TIMEOUT = 5
 #: Retries of a chunk whose function raised (a dead worker is handled by the scheduler).
 RETRIES = 2
 INSTALL = "the Dask backend needs the optional extra: pip install 'crates-sim[dask]'"
@@ -39,6 +40,18 @@ def parse_scheduler(text: str):
     if re.fullmatch(r"[\w.-]+:\d+", text):
         return "remote", f"tcp://{text}"
     raise CratesError(f"--scheduler takes tcp://HOST:PORT or local:K, not {text!r}")
+
+
+def dask_setup(worker):
+    """Worker preload for `local:K` clusters: Ctrl-C at the terminal is the client's to handle.
+
+    The worker processes share the terminal's process group; without this each would print
+    a KeyboardInterrupt traceback while the client is already stopping the run cleanly.
+    """
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # pragma: no cover - not the main thread
+        pass
 
 
 def _import_distributed():
@@ -71,7 +84,8 @@ class DaskBackend:
             n = self.target or available_cpus()
             try:
                 self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                              dashboard_address=None, silence_logs=logging.ERROR)
+                                              dashboard_address=None, silence_logs=logging.ERROR,
+                                              preload=[__name__])
                 self.client = d.Client(self.cluster)
             except Exception as exc:
                 self.__exit__(None, None, None)
@@ -84,7 +98,7 @@ class DaskBackend:
                     f"cannot reach the Dask scheduler at {self.target} within {CONNECT_TIMEOUT} s "
                     f"({type(exc).__name__}): is `dask scheduler` running there?") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
-        self.name = f"dask {self.client.scheduler.address}"
+        self.name = f"dask {self.scheduler}"
         return self
 
     def run(self, fn, tasks):
