@@ -1,0 +1,142 @@
+"""`crates compare` and `crates balance`: designs, statistics, outputs and errors."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import crates_sim.engine as engine
+from analysis.balance import balance, summary_lines
+from analysis.cli_analysis import split_variants
+from analysis.compare import compare
+from analysis.play import labels_for, rotations
+from crates_sim.cli import cli
+from crates_sim.errors import CratesError
+from crates_sim.rules import Rules
+
+sys.path.insert(0, str(Path(__file__).parent))
+import fake_engine  # noqa: E402
+
+INDIVIDUAL = Rules.preset("classic", 4, partnerships=False)
+quiet = dict(workers=1, echo=lambda s: None)
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(engine, "run_games", fake_engine.run_games)
+
+
+def test_rotations_put_every_strategy_in_every_seat():
+    plan = rotations(3, 4, False)
+    for seat in range(4):
+        assert sorted(r[seat] for r in plan) == [0, 1, 2]
+    team = rotations(2, 4, True)
+    assert team == [[0, 1, 0, 1], [1, 0, 1, 0]]  # each strategy plays both teams
+    with pytest.raises(CratesError):
+        rotations(3, 4, True)
+    with pytest.raises(CratesError):
+        rotations(5, 4, False)
+    assert labels_for(["greedy", "greedy", "random"]) == ["greedy#1", "greedy#2", "random"]
+
+
+def test_identical_strategies_differ_significantly_at_the_expected_rate(fake, tmp_path):
+    # "greedy" and "greedy:copy" play identically in the fake engine, with independent noise
+    significant = 0
+    runs = 30
+    for seed in range(runs):
+        res = compare(INDIVIDUAL, ["greedy", "greedy:copy"], 60, seed, tmp_path / f"c{seed}", **quiet)
+        significant += bool(res["pairs"]["significant"].iloc[0])
+    assert significant <= 6  # 5% expected: 1.5 of 30; 7 or more has probability < 0.2%
+
+
+def test_compare_finds_the_better_strategy_and_measures_the_design(fake, tmp_path):
+    res = compare(INDIVIDUAL, ["greedy", "random"], 200, 1, tmp_path / "gr", **quiet)
+    pair = res["pairs"].iloc[0]
+    assert pair["significant"] and pair["better"] == "greedy"
+    assert pair["score_lo"] < -30 < pair["score_hi"]  # the fake skill is 30 points per game
+    assert list(res["ranking"]["strategy"]) == ["greedy", "random"]
+    ratio = res["design"]["ratio"]
+    assert ratio.lo > 2  # the deal's luck (sd 60 per hand) cancels in the duplicate design
+    out = tmp_path / "gr"
+    for name in ("compare.html", "compare.md", "pairs.csv", "ranking.csv", "compare.json", "per_deal.parquet",
+                 "compare-pairs.png", "compare-ranking.png", "compare-design.png", "results/manifest.json"):
+        assert (out / name).exists(), name
+    assert list((out / "results" / "games").glob("*.parquet"))
+    summary = json.loads((out / "compare.json").read_text())
+    assert summary["games"] == 200 and summary["variance_ratio"]["estimate"] > 2
+
+
+def test_precision_adds_games_until_reached(fake, tmp_path):
+    res = compare(INDIVIDUAL, ["greedy", "random"], 40, 2, tmp_path / "p", precision=8.0, **quiet)
+    assert res["reached"] and res["games"] > 40
+    assert res["pairs"]["half_width"].max() < 8.0
+    capped = compare(INDIVIDUAL, ["greedy", "random"], 40, 2, tmp_path / "q", precision=0.01, max_games=90, **quiet)
+    assert capped["games"] == 90 and not capped["reached"]
+
+
+def test_partnership_compare_runs_teams(fake, tmp_path):
+    res = compare(Rules.preset("classic", 4), ["greedy", "random"], 50, 3, tmp_path / "t", **quiet)
+    assert res["rotations"] == 2 and res["pairs"].iloc[0]["better"] in ("greedy", "–")
+
+
+def test_compare_refuses_to_mix_results(fake, tmp_path):
+    compare(INDIVIDUAL, ["greedy", "random"], 10, 1, tmp_path / "x", **quiet)
+    with pytest.raises(CratesError, match="already holds"):
+        compare(INDIVIDUAL, ["greedy", "random"], 10, 1, tmp_path / "x", **quiet)
+
+
+def test_balance_identical_variants_agree_within_cis(fake, tmp_path):
+    res = balance(["classic", "classic"], 4, "greedy,random", 60, 1, tmp_path / "b", **quiet)
+    diffs = res["differences"]
+    assert len(diffs) > 10
+    assert ((diffs["lo"] <= 0) & (diffs["hi"] >= 0)).all()
+    assert summary_lines(diffs) == ["No measure differs between the variants beyond its 95% CI."]
+    measures = set(res["measures"]["measure"])
+    assert {"seat_win", "pos_points", "first_player", "pressures", "turns", "ends", "spread", "luck"} <= measures
+    html = (tmp_path / "b" / "balance.html").read_text()
+    for key in ("seat-win", "pos-points", "first-player", "pressures", "turns", "ends", "spread", "luck"):
+        assert f"id='fig-{key}'" in html
+    # in the fake engine the cards dealt to a seat explain ~90% of its score's variance
+    luck = res["measures"][res["measures"]["measure"] == "luck"].set_index(["variant", "group"])["est"]
+    assert luck[("classic#1", "deal")] > 0.6
+    assert luck[("classic#1", "strategy")] < 0.05
+
+
+def test_split_variants():
+    assert split_variants("classic,league,classic:seven_target=next,out_rule=immediate,serbian") == [
+        "classic", "league", "classic:seven_target=next,out_rule=immediate", "serbian"]
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    runner = CliRunner()
+    cases = [
+        ["compare", "--strategies", "greedy", "--out", str(tmp_path / "a")],
+        ["compare", "--strategies", "greedy,nosuch", "--out", str(tmp_path / "a")],
+        ["compare", "--strategies", "greedy,random,greedy", "--out", str(tmp_path / "a")],
+        ["compare", "--strategies", "greedy,random", "--games", "0", "--out", str(tmp_path / "a")],
+        ["balance", "--variants", "classic,nosuch", "--out", str(tmp_path / "b")],
+        ["balance", "--variants", "classic:seven_target=sideways", "--out", str(tmp_path / "b")],
+        ["balance", "--variants", "classic", "--strategies", "greedy,random,random", "--out", str(tmp_path / "b")],
+    ]
+    for args in cases:
+        res = runner.invoke(cli, args)
+        assert res.exit_code != 0, args
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("Error"), (args, res.output)
+
+
+def test_real_engine_compare_and_balance(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["compare", "--strategies", "greedy,random", "--games", "60", "--seed", "1",
+                              "--out", str(tmp_path / "c"), "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert "ranking:" in res.output and (tmp_path / "c" / "compare.html").exists()
+    res = runner.invoke(cli, ["balance", "--variants", "classic,league", "--games", "40", "--seed", "1",
+                              "--out", str(tmp_path / "b"), "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "b" / "balance.html").exists()
+    # each variant is a dataset that `crates report` can read
+    res = runner.invoke(cli, ["report", str(tmp_path / "b" / "variants" / "league")])
+    assert res.exit_code == 0, res.output
