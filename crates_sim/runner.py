@@ -404,6 +404,9 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
     ident = mf.identity(rules, strategies, seed, games, detail)
     command = equivalent_command(rules, strategies, games, seed, out, detail, chunk_size, scheduler)
     old = _inspect(out, ident, overwrite)
+    if scheduler and workers is not None:
+        raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
+                          "run the chunks (local:K starts K of them)")
     if workers is None:
         workers = available_cpus()
     backend = make_backend(scheduler, workers)
@@ -435,6 +438,11 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
 
         try:
             for task, stats in backend.run(chunk_fn, tasks):
+                if scheduler and not (out / GAMES / chunk_name(task.index)).exists():
+                    raise RunFailed(
+                        f"chunk {task.index} was written by Dask worker {stats.get('worker')} but "
+                        f"{out} here does not have it: --out must be a path that this machine "
+                        f"and every worker share")
                 chunk = m["chunks"][task.index]
                 chunk.update(stats)
                 chunk["state"] = "done"
@@ -447,7 +455,10 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             status = "interrupted"
             raise
         except OSError as exc:
-            raise RunFailed(f"cannot write {_os_error(exc, out)}; {kept()}") from None
+            hint = ""
+            if scheduler and isinstance(exc, FileNotFoundError):
+                hint = " (is --out a path that every Dask worker shares?)"
+            raise RunFailed(f"cannot write {_os_error(exc, out)}{hint}; {kept()}") from None
         except RunFailed as exc:
             raise RunFailed(f"{exc}; {kept()}") from None
         finally:

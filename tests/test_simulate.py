@@ -368,6 +368,7 @@ def test_overwrite_replaces_another_run(tmp_path):
     (["--workers", "0"], "workers must be at least 1"),
     (["--chunk-size", "0"], "chunk size must be at least 1"),
     (["--scheduler", "nowhere"], "--scheduler takes tcp://HOST:PORT or local:K"),
+    (["--scheduler", "local:2", "--workers", "2"], "--workers is for local runs"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     out = tmp_path / "never"
