@@ -283,25 +283,26 @@ def pressures(doc: Document, D: Data):
                             "pressure points per seat per game (95% CI)": ci_col(by_strat, "points", 1)}),
               "Pressures by strategy")
 
-    # distribution: how far the doubling goes (per seat and game)
-    dist = collect(g.group_by("pressures").agg(pl.len().alias("n"))).to_pandas().sort_values("pressures")
+    # distribution: how far the doubling goes (per seat, or per team where pressures count per team)
+    by_unit = g.group_by("game", *D.keys, unit).agg(pl.col("pressures").sum())
+    dist = collect(by_unit.group_by("pressures").agg(pl.len().alias("n"))).to_pandas().sort_values("pressures")
     dist["share"] = dist["n"] / dist["n"].sum()
     total = int(dist["n"].sum())
     cis = [stats.proportion_ci(k, total) for k in dist["n"]]
-    fig, ax = figure("How far the doubling goes", "pressures taken by one seat in a game (count)",
-                     "share of seat-games (%, log scale)")
+    fig, ax = figure("How far the doubling goes", f"pressures taken by one {unit} in a game (count)",
+                     f"share of {unit}-games (%, log scale)")
     labels = [str(int(k)) for k in dist["pressures"]]
     bars_ci(ax, labels, [100 * c.estimate for c in cis], [100 * c.lo for c in cis], [100 * c.hi for c in cis],
-            colors=PALETTE[1], label="share of seat-games, 95% CI")
+            colors=PALETTE[1], label=f"share of {unit}-games, 95% CI")
     ax.set_yscale("log")
     ax.legend()
-    sec.figure("pressure-distribution", fig, "Distribution of the number of pressures a seat takes in a game; the "
-               "k-th pressure of a seat (or team) costs 5·2^(k−1) points.")
+    sec.figure("pressure-distribution", fig, f"Distribution of the number of pressures a {unit} takes in a game; "
+               f"the k-th pressure of a {unit} costs 5·2^(k−1) points.")
     sec.table(pd.DataFrame({"pressures in the game": labels,
                             "the last one cost": ["–" if k == 0 else num(5 * 2 ** (int(k) - 1)) for k in dist["pressures"]],
-                            "seat-games": [num(int(v)) for v in dist["n"]],
+                            f"{unit}-games": [num(int(v)) for v in dist["n"]],
                             "share": [f"{100 * c.estimate:.3f}%" for c in cis]}),
-              "Pressures per seat per game")
+              f"Pressures per {unit} per game")
 
     # would the winner change without pressure points?
     if D.has_hands:
@@ -346,6 +347,10 @@ def seats(doc: Document, D: Data):
     by_seat = cluster_means(g, {"win": pl.col("win") / per_game, "total": pl.col("total")}, by=["seat"])
     deals = _deals(D)
     by_seat = by_seat.merge(deals, on="seat", how="left")
+    if len(set(D.strategies)) > 1:
+        sec.note("The seats play different strategies in this dataset, so seat and position effects are mixed "
+                 "with strategy effects. Give every seat the same strategy (or use `crates balance`, which "
+                 "rotates the strategies) for clean seat effects.")
     nh = len(CRATES_HAND_SIZES)
     if D.family == "crates":
         counts = [sum(1 for i in range(nh) if i % D.players == s) for s in range(D.players)]
