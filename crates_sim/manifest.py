@@ -83,7 +83,7 @@ def totals(m: dict) -> None:
     done = [c for c in m["chunks"] if c["state"] == "done"]
     for key in ("turns", "capped_hands", "dead_hands"):
         m[key] = int(sum(c.get(key, 0) for c in done))
-    wall = sum(r.get("wall_seconds", 0.0) for r in m["runs"])
+    wall = sum(r.get("wall_seconds", 0.0) for r in m["runs"] if r.get("games_run"))
     m["wall_seconds"] = round(wall, 3)
     games_done = sum(c["games"] for c in done)
     m["games_done"] = games_done

@@ -353,8 +353,9 @@ def _prepare(out: Path, old, ident, rules, strategies, detail, chunk_size, worke
                     ok = ok and parquet_rows(out / HANDS / chunk_name(c["index"])) == c.get("hand_rows")
                 if not ok:
                     c["state"] = "pending"
+            if any(c["state"] != "done" for c in m["chunks"]):
+                m["finished"] = None
             m["status"] = "running"
-            m["finished"] = None
             m["command"] = command
         out.mkdir(parents=True, exist_ok=True)
         (out / GAMES).mkdir(exist_ok=True)
@@ -465,7 +466,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             bar.close()
             run["status"] = status
             m["status"] = status
-            if status == "complete":
+            if status == "complete" and (run["chunks_run"] or not m.get("finished")):
                 m["finished"] = mf.now()
             try:
                 save()
