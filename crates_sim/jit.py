@@ -11,3 +11,6 @@ from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
 allocating = njit(cache=True)
+#: small hot helpers, inlined into their callers at numba IR level (a call costs
+#: more than their body when a game state tuple of arrays is passed)
+leaf = njit(cache=True, _nrt=False, inline="always")

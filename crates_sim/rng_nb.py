@@ -7,7 +7,7 @@ same whatever the chunking, worker count or backend.
 
 import numpy as np
 
-from .jit import kernel
+from .jit import kernel, leaf
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -34,12 +34,12 @@ def seed_stream(rng, row, seed, game, salt):
         rng[row, i] = splitmix64(h)
 
 
-@kernel
+@leaf
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@kernel
+@leaf
 def next_u64(rng, row):
     """Next xoshiro256** output of stream `row`."""
     s0 = rng[row, 0]
@@ -61,7 +61,7 @@ def next_u64(rng, row):
     return result
 
 
-@kernel
+@leaf
 def rand_below(rng, row, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32 * n)."""
     x = next_u64(rng, row) >> np.uint64(32)

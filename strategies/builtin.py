@@ -20,7 +20,7 @@ from crates_sim.cards import (
     PH_COUNT,
 )
 from crates_sim.jit import kernel
-from crates_sim.rng_nb import rand_below
+from crates_sim.rng_nb import rand_below, rand_unit
 
 _CRATES_VALUE = (1, 20, 0, 15, 30, 30, 20, 50, 30, 25, 10, 10, 10)
 _EIGHTS_VALUE = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
@@ -35,11 +35,19 @@ def card_value(card, family):
 
 
 @kernel
+def announces(params, rng, rng_row):
+    """1 to announce a last card; 0 with probability params[0] (`forget`)."""
+    if params[0] > 0.0 and rand_unit(rng, rng_row) < params[0]:
+        return 0
+    return 1
+
+
+@kernel
 def random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
-    """Uniform among the options; always announces; always continues an optional count."""
+    """Uniform among the options; always continues an optional count; announces (forget=p)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return n_options - 1
+        return announces(params, rng, rng_row)
     n = n_options
     if phase == PH_COUNT and options[n - 1] == ACTION_DRAW and n > 1:
         n -= 1  # continue the count when able
@@ -67,7 +75,7 @@ def greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, 
     """Sheds its highest-scoring legal card; calls its longest suit; never draws by choice."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return n_options - 1
+        return announces(params, rng, rng_row)
     if phase >= 3:  # a call
         return longest_suit(hand, hand_n, options, n_options)
     family = obs[O_FAMILY]
