@@ -5,7 +5,8 @@ import json
 import click
 
 from . import __version__
-from .cli_common import CratesGroup
+from .cli_common import CratesGroup, rules_options
+from .errors import CratesError
 from .rules import KNOB_HELP, KNOBS, PRESETS, Rules
 
 
@@ -50,6 +51,64 @@ def rules(preset, list_, players, as_json):
         allowed = "|".join(allowed) if isinstance(allowed, tuple) else allowed.__name__
         click.echo(f"  {key:<19} {str(value):<14} {allowed:<32} {KNOB_HELP[key]}")
     click.echo("\nOverride any knob with --set name=value, e.g. --set seven_target=next")
+
+@cli.command()
+@rules_options
+@click.option("--strategies", "-s", default="random", show_default=True,
+              help="One strategy per seat, comma-separated (or one for all seats).")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1),
+              help="Run seed: game I of seed S is the same game in every command.")
+@click.option("--game", "game", default=0, show_default=True, type=click.IntRange(0, None),
+              help="Game index within the seed's run.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write the log here (default: standard output).")
+def trace(rules, strategies, seed, game, out):
+    """Write one game as a JSON Lines log (RULES.md section 5).
+
+    The log comes from the same kernel as `crates simulate` with event recording on, so
+    game I of seed S here is row for row the game I of a simulate run with seed S.
+
+    \b
+    Examples:
+      crates trace --seed 7 --game 0 --out game.jsonl
+      crates trace -p league -n 3 -s greedy,random,random --seed 1 --game 42
+      crates replay game.jsonl
+    """
+    from .engine import trace_game
+    from .strategy import parse_strategies
+
+    specs = parse_strategies(strategies, rules.players)
+    events = trace_game(rules, specs, seed, game)
+    text = "\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "\n"
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise CratesError(f"cannot write {out}: {exc.strerror}") from None
+        end = events[-1]
+        click.echo(f"wrote {len(events)} events to {out}; totals {end['totals']}, "
+                   f"winners {end['winners']}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+def replay(log):
+    """Print a game log from `crates trace` as a play-by-play.
+
+    Each deal with the hands, each play with its effect, calls, draws and why, pressures,
+    each hand's scores with the 3-covering shown, and the running totals.
+    """
+    from .replay import play_by_play, read_log
+
+    try:
+        events = read_log(log)
+    except ValueError as exc:
+        raise CratesError(str(exc)) from None
+    click.echo("\n".join(play_by_play(events)))
+
 
 from .cli_simulate import simulate  # noqa: E402
 

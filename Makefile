@@ -1,0 +1,32 @@
+# crates-sim: `make demo` runs the main job on defaults, `make test` runs the tests.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test,dask]'
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/crates simulate --preset classic --players 4 --strategies random --games 5000 \
+		--seed 1 --out results/demo --overwrite
+	$(BIN)/crates report results/demo --out results/demo/report.html
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m crates_sim.bench
+
+lint: setup
+	$(BIN)/ruff check crates_sim strategies analysis tests
+
+clean:
+	rm -rf $(VENV) results/demo .pytest_cache
