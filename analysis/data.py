@@ -44,6 +44,8 @@ class Data:
     preset: str = "?"
     #: extra key columns that, with `game`, identify one game (e.g. ["rotation"])
     keys: list = field(default_factory=list)
+    #: seat -> strategy, for grouping hands/ (which has no strategy column) by strategy
+    seat_strategy: dict | None = None
 
     @property
     def family(self) -> str:
@@ -141,13 +143,12 @@ def load(path) -> Data:
     partners = rules.partnerships if rules is not None else bool(manifest.get("partnerships"))
     if hands is not None:
         hnames = hands.collect_schema().names()
-        if "strategy" not in hnames and strategies:
-            hands = hands.with_columns(
-                strategy=pl.col("seat").cast(pl.Int64).replace_strict(
-                    dict(enumerate(strategies)), return_dtype=pl.String))
         if "team" not in hnames:
             hands = hands.with_columns(team=pl.col("seat") % 2 if partners else pl.col("seat"))
     data = Data(path, manifest, games, hands, players, strategies or [], rules, preset, keys)
+    if hands is not None and "strategy" not in hands.collect_schema().names() and strategies:
+        # hands/ has no strategy column: group by seat and map (cheaper than a string column)
+        data.seat_strategy = dict(enumerate(strategies))
     return data
 
 
@@ -157,20 +158,29 @@ def cluster_expr() -> pl.Expr:
 
 
 def cluster_means(lf: pl.LazyFrame, values: dict, by: list | tuple = (), count: pl.Expr | None = None,
-                  scale: float = 1.0, conf: float = 0.95) -> pd.DataFrame:
+                  scale: float = 1.0, conf: float = 0.95, seat_strategy: dict | None = None) -> pd.DataFrame:
     """Means of expressions over the rows of `lf`, per group of `by`, with cluster CIs.
 
     values: name -> polars expression evaluated per row (e.g. pl.col("points")).
     count: the denominator per row (default: every row counts 1), e.g. one per game.
     scale: multiplies estimates and intervals (e.g. players, for a per-hand total).
+    seat_strategy: seat -> strategy; when `by` has "strategy" and `lf` lacks that column, the
+    rows are grouped by seat and the per-cluster sums of the seats of a strategy added up.
     Returns a pandas frame: the `by` columns, then for each value `name`, `name_lo`,
     `name_hi`, `name_se`, and `n` (rows) and `clusters`; sorted by `by`.
     """
     by = list(by)
     count = pl.len() if count is None else count.sum()
     aggs = [expr.cast(pl.Float64).sum().alias(f"{name}__s") for name, expr in values.items()]
-    small = collect(lf.group_by([*by, cluster_expr()]).agg(*aggs, count.cast(pl.Float64).alias("__n"),
-                                                          pl.len().alias("__rows"))).to_pandas()
+    query = by
+    mapped = bool(seat_strategy) and "strategy" in by and "strategy" not in lf.collect_schema().names()
+    if mapped:
+        query = ["seat" if b == "strategy" else b for b in by]
+    small = collect(lf.group_by([*query, cluster_expr()]).agg(*aggs, count.cast(pl.Float64).alias("__n"),
+                                                             pl.len().alias("__rows"))).to_pandas()
+    if mapped:
+        small["strategy"] = small["seat"].map(seat_strategy)
+        small = small.drop(columns="seat").groupby([*by, "_cluster"], as_index=False, observed=True).sum()
     rows = []
     groups = small.groupby(by, sort=True, observed=True) if by else [((), small)]
     for key, part in groups:
@@ -208,3 +218,62 @@ def histogram(lf: pl.LazyFrame, column: str, by: list | tuple = (), width: float
     total = counts.groupby(by, observed=True)["count"].transform("sum") if by else counts["count"].sum()
     counts["share"] = counts["count"] / total
     return counts.drop(columns="_bin").sort_values([*by, "left"]).reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ one pass over hands/
+def hand_cube(D: Data) -> pd.DataFrame:
+    """Per-cluster sums of the hands/ measures by seat x size x pos, in one scan (cached on D).
+
+    The report derives most of its hands tables from this small frame (`cube_means`) instead
+    of scanning a large hands/ dataset once per table.
+    """
+    cached = getattr(D, "_cube", None)
+    if cached is not None:
+        return cached
+    c = pl.col
+    caught = c("cards_left") > 0
+    with3 = c("threes_left") > 0
+    f = pl.Float64
+    sums = {
+        "rows": pl.lit(1.0), "points": c("points"), "out": c("out"), "threes": c("threes_left"),
+        "home": c("home_run"), "held": with3, "pressures": c("pressures"), "pressure_points": c("pressure_points"),
+        "turns": c("turns"), "plays": c("plays"), "draws": c("draws"), "deals": c("seat") == c("dealer"),
+        "hand1": c("hand") == 1, "games": (c("hand") == 1) & (c("seat") == 0),
+        "hands": c("seat") == 0,
+        "c3n": caught & with3, "c3p": pl.when(caught & with3).then(c("points")).otherwise(0),
+        "c0n": caught & ~with3, "c0p": pl.when(caught & ~with3).then(c("points")).otherwise(0),
+        "first_gap": c("points").cast(f) * ((c("pos") == 1).cast(f) * D.players - 1) / D.players,
+    }
+    keys = ["seat", "size", "pos"]
+    if "strategy" in D.hands.collect_schema().names() and D.seat_strategy is None:
+        keys = ["strategy", *keys]
+    cube = collect(D.hands.group_by([*keys, cluster_expr()]).agg(
+        *[e.cast(f).sum().alias(n) for n, e in sums.items()])).to_pandas()
+    if "strategy" not in cube.columns and D.seat_strategy:
+        cube["strategy"] = cube["seat"].map(D.seat_strategy)
+    if "strategy" in cube.columns:
+        cube["strategy"] = cube["strategy"].astype(str)
+    D._cube = cube
+    return cube
+
+
+def cube_means(cube: pd.DataFrame, values: dict, by: list | tuple = (), den: str = "rows",
+               scale: float = 1.0, conf: float = 0.95) -> pd.DataFrame:
+    """Like `cluster_means`, from a `hand_cube`: values maps an output name to a cube column
+    (the numerator), `den` names the denominator column."""
+    by = list(by)
+    small = cube.groupby([*by, "_cluster"], as_index=False, observed=True)[list(dict.fromkeys([*values.values(), den, "rows"]))].sum()
+    rows = []
+    groups = small.groupby(by, sort=True, observed=True) if by else [((), small)]
+    for key, part in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(by, key, strict=False))
+        for name, col in values.items():
+            ci = stats.ratio_ci(part[col].to_numpy(), part[den].to_numpy(), conf)
+            row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (ci.estimate * scale, ci.lo * scale, ci.hi * scale)
+            row[f"{name}_se"] = ci.se * scale
+        row["n"] = int(part[den].sum())
+        row["clusters"] = len(part)
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    return out.sort_values(by).reset_index(drop=True) if by and len(out) else out

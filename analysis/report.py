@@ -19,7 +19,7 @@ from crates_sim.rules import Rules
 from crates_sim.schema import REASONS
 
 from . import stats
-from .data import Data, cluster_means, collect, histogram, load
+from .data import Data, cluster_expr, cluster_means, collect, cube_means, hand_cube, histogram, load
 from .render import PALETTE, Document, bars_ci, ci_col, ci_text, figure, lines_ci, num
 
 SECTIONS = ("overview", "hoarding", "pressures", "seats", "flow")
@@ -164,15 +164,14 @@ def hoarding(doc: Document, D: Data):
         _needs_hands(sec, "3s held at the end of each hand and their effect on scores")
         return
     h = D.hands
-    held = cluster_means(h, {"threes": pl.col("threes_left"), "home": pl.col("home_run")},
-                         by=["strategy", "size"])
+    cube = hand_cube(D)
+    held = cube_means(cube, {"threes": "threes", "home": "home"}, by=["strategy", "size"])
     fig, ax = figure("3s held at the end of a hand", "hand size (cards dealt)", "3s held at hand end (cards per seat)")
     for i, (name, part) in enumerate(held.groupby("strategy", sort=True)):
         lines_ci(ax, part["size"], part["threes"], part["threes_lo"], part["threes_hi"], name, PALETTE[i % len(PALETTE)])
     ax.legend(title="strategy")
     sec.figure("threes-held", fig, "Mean number of 3s a seat still holds when the hand ends, with 95% CIs.")
-    overall = cluster_means(h, {"threes": pl.col("threes_left"), "home": pl.col("home_run"),
-                                "held": pl.col("threes_left") > 0}, by=["strategy"])
+    overall = cube_means(cube, {"threes": "threes", "home": "home", "held": "held"}, by=["strategy"])
     overall = overall.merge(home, on="strategy")
     sec.table(pd.DataFrame({
         "strategy": overall["strategy"],
@@ -188,9 +187,12 @@ def hoarding(doc: Document, D: Data):
         hr[c] = [f"{100 * v:.2f}%" for v in hr[c]]
     sec.table(hr, "Home-run frequency (share of a seat's hands) by hand size")
 
-    caught = h.filter(pl.col("cards_left") > 0).with_columns(
-        three=pl.when(pl.col("threes_left") > 0).then(pl.lit("with a 3 held")).otherwise(pl.lit("no 3 held")))
-    pts = cluster_means(caught, {"points": pl.col("points")}, by=["three", "size"])
+    def caught(by):
+        parts = [cube_means(cube, {"points": f"c{k}p"}, by=by, den=f"c{k}n").assign(three=label)
+                 for k, label in (("0", "no 3 held"), ("3", "with a 3 held"))]
+        return pd.concat(parts).sort_values([*by[:1], "three"]).reset_index(drop=True)
+
+    pts = caught(["size"])
     fig, ax = figure("Hand points with and without a 3 held", "hand size (cards dealt)",
                      "mean hand points (points, seats with cards left)")
     for i, (name, part) in enumerate(pts.groupby("three", sort=True)):
@@ -198,7 +200,7 @@ def hoarding(doc: Document, D: Data):
     ax.legend()
     sec.figure("points-with-threes", fig, "Mean points of a hand for seats caught with cards, split by whether "
                "they held a 3 at the end (home runs included), with 95% CIs.")
-    pts_all = cluster_means(caught, {"points": pl.col("points")}, by=["strategy", "three"])
+    pts_all = caught(["strategy"])
     sec.table(pd.DataFrame({"strategy": pts_all["strategy"], "3 held": pts_all["three"],
                             "mean hand points (95% CI)": ci_col(pts_all, "points", 1),
                             "hands": [num(int(v)) for v in pts_all["n"]]}),
@@ -206,8 +208,7 @@ def hoarding(doc: Document, D: Data):
 
     # effect of holding 3s on the game score: per game x seat
     per = collect(h.group_by("game", *D.keys, "seat").agg(pl.col("threes_left").sum().alias("x"),
-                                                          pl.col("points").sum().alias("y"),
-                                                          pl.col("strategy").first()))
+                                                          pl.col("points").sum().alias("y")))
     x, y = per["x"].to_numpy().astype(float), per["y"].to_numpy().astype(float)
     slope = stats.ols_slope_ci(x, y, clusters=per["game"].to_numpy() % 1000)
     per_b = per.lazy().with_columns(xb=pl.col("x").clip(0, 8))
@@ -254,17 +255,22 @@ def pressures(doc: Document, D: Data):
     by_strat = cluster_means(g, {"pressures": pl.col("pressures"), "points": pl.col("pressure_points")}, by=["strategy"])
     if D.has_hands:
         h = D.hands
-        first = (pl.col("hand") == 1) & (pl.col("seat") == 0)
-        pg = cluster_means(h, {"pressures": pl.col("pressures"), "points": pl.col("pressure_points")}, count=first)
-        ph = cluster_means(h, {"pressures": pl.col("pressures"), "any": pl.col("pressures")}, scale=D.players)
-        any_hand = cluster_means(h.group_by("game", *D.keys, "hand").agg(
-            (pl.col("pressures").sum() > 0).alias("any")), {"any": pl.col("any")})
+        cube = hand_cube(D)
+        pg = cube_means(cube, {"pressures": "pressures", "points": "pressure_points"}, den="games")
+        ph = cube_means(cube, {"pressures": "pressures"}, den="hands")
+        # hands with a pressure: distinct (game, hand) among the rows with one, over all hands
+        hit = collect(h.filter(pl.col("pressures") > 0).select("game", *D.keys, "hand").unique()
+                      .group_by(cluster_expr()).agg(pl.len().alias("k"))).to_pandas()
+        n_h = collect(h.filter(pl.col("seat") == 0).group_by(cluster_expr()).agg(pl.len().alias("n"))).to_pandas()
+        both = n_h.merge(hit, on="_cluster", how="left").fillna({"k": 0})
+        a = stats.ratio_ci(both["k"].to_numpy(), both["n"].to_numpy())
+        any_hand = {"any": [a.estimate], "any_lo": [a.lo], "any_hi": [a.hi]}
         lines = [f"**Pressures per game**: {ci_text(pg['pressures'][0], pg['pressures_lo'][0], pg['pressures_hi'][0], 3)} "
                  f"(pressure points per game {ci_text(pg['points'][0], pg['points_lo'][0], pg['points_hi'][0], 1)})",
                  f"**Pressures per hand**: {ci_text(ph['pressures'][0], ph['pressures_lo'][0], ph['pressures_hi'][0], 4)}; "
                  f"hands with at least one pressure: {ci_text(any_hand['any'][0], any_hand['any_lo'][0], any_hand['any_hi'][0], 2, pct=True)}"]
         sec.bullets(lines)
-        by_size = cluster_means(h, {"pressures": pl.col("pressures")}, by=["size"], scale=D.players)
+        by_size = cube_means(cube, {"pressures": "pressures"}, by=["size"], den="hands")
         fig, ax = figure("Pressures per hand by hand size", "hand size (cards dealt)", "pressures per hand (count)")
         lines_ci(ax, by_size["size"], by_size["pressures"], by_size["pressures_lo"], by_size["pressures_hi"],
                  "all seats, 95% CI", PALETTE[1])
@@ -329,8 +335,7 @@ def pressures(doc: Document, D: Data):
 def _deals(D: Data) -> pd.DataFrame:
     """Deals per seat per game: from hands/ when present, else from the rules (first dealer 0)."""
     if D.has_hands:
-        d = cluster_means(D.hands, {"deals": pl.col("seat") == pl.col("dealer")}, by=["seat"],
-                          count=pl.col("hand") == 1)
+        d = cube_means(hand_cube(D), {"deals": "deals"}, by=["seat"], den="hand1")
         return d[["seat", "deals"]]
     hands = CRATES_HAND_SIZES if D.family == "crates" else ()
     if not hands:
@@ -362,7 +367,7 @@ def seats(doc: Document, D: Data):
                           "win share (95% CI)": ci_col(by_seat, "win", 1, pct=True),
                           "mean final score (95% CI)": ci_col(by_seat, "total", 1)})
     if D.has_hands:
-        hp = cluster_means(D.hands, {"points": pl.col("points"), "out": pl.col("out")}, by=["seat"])
+        hp = cube_means(hand_cube(D), {"points": "points", "out": "out"}, by=["seat"])
         table["mean hand points (95% CI)"] = ci_col(hp, "points", 2)
         table["hands gone out"] = ci_col(hp, "out", 1, pct=True)
     sec.table(table, f"By absolute seat (fair win share {100 * fair:.1f}%)")
@@ -400,7 +405,7 @@ def seats(doc: Document, D: Data):
     if not D.has_hands:
         _needs_hands(sec, "The effect of the position after the dealer")
         return
-    pos = cluster_means(D.hands, {"points": pl.col("points"), "out": pl.col("out")}, by=["pos"])
+    pos = cube_means(hand_cube(D), {"points": "points", "out": "out"}, by=["pos"])
     best = pos.sort_values("points", ascending=D.lower_is_better).iloc[0]
     names = {0: "dealer", 1: "dealer's left (plays first)"}
     pos_name = [names.get(int(p), f"{int(p)} after the dealer") for p in pos["pos"]]
@@ -409,7 +414,7 @@ def seats(doc: Document, D: Data):
               "By position after the dealer (all hand sizes)")
     sec.text(f"Best position: **{names.get(int(best['pos']), str(int(best['pos'])) + ' after the dealer')}** "
              f"with {ci_text(best['points'], best['points_lo'], best['points_hi'], 2)} points per hand.")
-    ps = cluster_means(D.hands, {"points": pl.col("points")}, by=["size", "pos"])
+    ps = cube_means(hand_cube(D), {"points": "points"}, by=["size", "pos"])
     fig, ax = figure("Hand points by position after the dealer", "hand size (cards dealt)",
                      "mean hand points (points per seat)")
     for i, (p, part) in enumerate(ps.groupby("pos", sort=True)):
@@ -451,12 +456,12 @@ def flow(doc: Document, D: Data):
         _needs_hands(sec, "Turns, plays and draws per hand and the full list of hand endings")
         return
     h = D.hands
-    P = D.players
-    per_hand = cluster_means(h, {"turns": pl.col("turns") / P, "plays": pl.col("plays"), "draws": pl.col("draws")},
-                             by=["size"], scale=P)
+    # turns is the same on every seat's row of a hand: its mean over rows is per hand
+    per_hand = cube_means(hand_cube(D), {"plays": "plays", "draws": "draws"}, by=["size"], den="hands").merge(
+        cube_means(hand_cube(D), {"turns": "turns"}, by=["size"]).drop(columns=["n", "clusters"]), on="size")
     sec.table(pd.DataFrame({"hand size": per_hand["size"], "turns per hand (95% CI)": ci_col(per_hand, "turns", 1),
                             "plays per hand": ci_col(per_hand, "plays", 1), "draws per hand": ci_col(per_hand, "draws", 1),
-                            "hands": [num(int(n // P)) for n in per_hand["n"]]}),
+                            "hands": [num(int(n)) for n in per_hand["n"]]}),
               "Length of a hand (all seats together; turns = plays + draws + passes)")
     fig, ax = figure("Length of a hand", "hand size (cards dealt)", "per hand, all seats (count)")
     for i, name in enumerate(("turns", "plays", "draws")):
