@@ -235,7 +235,7 @@ def hand_cube(D: Data) -> pd.DataFrame:
     with3 = c("threes_left") > 0
     f = pl.Float64
     sums = {
-        "rows": pl.lit(1.0), "points": c("points"), "out": c("out"), "threes": c("threes_left"),
+        "points": c("points"), "out": c("out"), "threes": c("threes_left"),
         "home": c("home_run"), "held": with3, "pressures": c("pressures"), "pressure_points": c("pressure_points"),
         "turns": c("turns"), "plays": c("plays"), "draws": c("draws"), "deals": c("seat") == c("dealer"),
         "hand1": c("hand") == 1, "games": (c("hand") == 1) & (c("seat") == 0),
@@ -248,7 +248,7 @@ def hand_cube(D: Data) -> pd.DataFrame:
     if "strategy" in D.hands.collect_schema().names() and D.seat_strategy is None:
         keys = ["strategy", *keys]
     cube = collect(D.hands.group_by([*keys, cluster_expr()]).agg(
-        *[e.cast(f).sum().alias(n) for n, e in sums.items()])).to_pandas()
+        pl.len().cast(f).alias("rows"), *[e.cast(f).sum().alias(n) for n, e in sums.items()])).to_pandas()
     if "strategy" not in cube.columns and D.seat_strategy:
         cube["strategy"] = cube["seat"].map(D.seat_strategy)
     if "strategy" in cube.columns:

@@ -83,3 +83,21 @@ def test_report_of_a_small_real_run(tmp_path):
     paths = report(ds.path)
     html, md = _check_complete(paths, Path(ds.path))
     assert "Pressures per game" in md and "Best position" in md
+
+
+def test_hand_cube_matches_direct_aggregation(tmp_path):
+    import polars as pl
+
+    from analysis.data import cluster_means, cube_means, hand_cube, load
+
+    D = load(write_dataset(tmp_path / "ds", games=80, partnerships=False, strategies=("greedy", "random", "greedy", "random")))
+    cube = hand_cube(D)
+    for by in (["pos"], ["size", "seat"], ["strategy"]):
+        a = cube_means(cube, {"points": "points", "out": "out"}, by=by)
+        b = cluster_means(D.hands, {"points": pl.col("points"), "out": pl.col("out")}, by=by,
+                          seat_strategy=D.seat_strategy)
+        for col in ("points", "points_lo", "points_hi", "out", "out_hi"):
+            assert a[col].to_numpy() == pytest.approx(b[col].to_numpy())
+    turns = cube_means(cube, {"t": "turns"})["t"][0]
+    direct = D.hands.filter(pl.col("seat") == 0).select(pl.col("turns").mean()).collect().item()
+    assert turns == pytest.approx(direct)
