@@ -1,0 +1,91 @@
+"""Invariants over many random games of every preset and player count."""
+
+import numpy as np
+import pytest
+
+from crates_sim import Rules
+from crates_sim.cards import CRATES_HAND_SIZES
+from crates_sim.engine import run_games, trace_game
+from crates_sim.schema import REASONS
+from log_check import check_log
+
+CASES = [
+    ("classic", 4, True), ("classic", 4, False), ("classic", 2, None), ("classic", 3, None),
+    ("classic", 5, None), ("league", 4, None), ("league", 2, None), ("serbian", 4, True),
+    ("serbian", 3, None), ("crazy-eights", 2, None), ("crazy-eights", 5, None),
+    ("very-crazy-eights", 4, None), ("very-crazy-eights", 7, None),
+]
+GAMES = {"classic": 2500, "league": 5000, "serbian": 5000, "crazy-eights": 5000,
+         "very-crazy-eights": 5000}
+
+
+def _rules(preset, players, partnerships):
+    extra = {} if partnerships is None else {"partnerships": partnerships}
+    return Rules.preset(preset, players, **extra)
+
+
+@pytest.mark.parametrize("preset,players,partnerships", CASES)
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+def test_invariants_over_random_games(preset, players, partnerships, strategy):
+    rules = _rules(preset, players, partnerships)
+    n_games = GAMES[preset] // 2
+    res = run_games(rules, [strategy] * players, seed=11, game_start=0, n_games=n_games)
+    g, h = res.games, res.hands
+    crates = rules.family == "crates"
+    # no capped hands in normal play
+    assert res.capped_hands == 0 and g["capped_hands"].sum() == 0
+    assert not (h["reason"] == REASONS.index("cap")).any()
+    # hand sizes 8..1..8 (Crates) or the deal size (Crazy Eights)
+    if crates:
+        assert (g["hands"] == 15).all()
+        sizes = h["size"].reshape(n_games, 15, players)[:, :, 0]
+        assert (sizes == np.array(CRATES_HAND_SIZES)).all()
+    else:
+        assert (h["size"] == rules.hand_size).all()
+        assert (g["total"].reshape(n_games, players).max(axis=1) >= 100).all() | \
+            (g["hands"] == 200).all()
+    # totals equal hand points plus pressures (per team with partnerships)
+    teams = g["team"].reshape(n_games, players)
+    pts = np.zeros((n_games, players), dtype=np.int64)
+    np.add.at(pts, (h["game"] - 0, h["seat"].astype(np.int64)), h["points"].astype(np.int64))
+    ppts = g["pressure_points"].reshape(n_games, players).astype(np.int64)
+    unit_pts = np.zeros_like(pts)
+    unit_ppts = np.zeros_like(ppts)
+    for q in range(players):
+        same = teams == teams[:, [q]]
+        unit_pts[:, q] = (pts * same).sum(axis=1)
+        unit_ppts[:, q] = (ppts * same).sum(axis=1)
+    assert (g["total"].reshape(n_games, players) == unit_pts + unit_ppts).all()
+    # pressure points per hand are sums of 5 * 2^k
+    assert (h["pressure_points"] >= 5 * h["pressures"]).all()
+    # win shares: 1 per game per unit of the winning side
+    win = g["win"].reshape(n_games, players)
+    units = np.array([len(set(t)) for t in teams])
+    share = np.array([win[i][np.unique(teams[i], return_index=True)[1]].sum()
+                      for i in range(n_games)])
+    assert np.allclose(share, 1.0) and units.min() >= 2
+    # the out seat holds no cards
+    assert (h["cards_left"][h["out"]] == 0).all()
+    assert (h["cards_left"] >= 0).all()
+
+
+@pytest.mark.parametrize("preset,players,partnerships", CASES)
+def test_logs_conserve_cards_and_agree_with_fast_path(preset, players, partnerships):
+    rules = _rules(preset, players, partnerships)
+    specs = ["random", "greedy"] * players
+    specs = specs[:players]
+    res = run_games(rules, specs, seed=5, game_start=0, n_games=6)
+    for game in range(6):
+        events = trace_game(rules, specs, seed=5, game=game)
+        counts = check_log(events)
+        assert counts["deal"] == res.games["hands"][game * players]
+        end = events[-1]
+        assert end["totals"] == res.games["total"][game * players:(game + 1) * players].tolist()
+
+
+def test_pressures_and_dead_hands_happen_and_check_out():
+    rules = Rules.preset("classic", 5)
+    res = run_games(rules, ["random"] * 5, seed=3, game_start=0, n_games=300)
+    assert res.games["pressures"].sum() > 0
+    pressured = int(np.argmax(res.games["pressures"])) // 5
+    check_log(trace_game(rules, ["random"] * 5, seed=3, game=pressured))
