@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from log_check import check_log
 
 from crates_sim import Rules
 from crates_sim.cards import CRATES_HAND_SIZES
 from crates_sim.engine import run_games, trace_game
 from crates_sim.schema import REASONS
-from log_check import check_log
 
 CASES = [
     ("classic", 4, True), ("classic", 4, False), ("classic", 2, None), ("classic", 3, None),
