@@ -277,7 +277,7 @@ def _coerce(rules, strategies, games, seed, workers, chunk_size, detail):
     return rules, strategies, games, seed, workers, chunk_size
 
 
-def _inspect(out: Path, ident: dict, overwrite: bool):
+def _inspect(out: Path, ident: dict, overwrite: bool, chunk_size):
     """The existing manifest to resume (or None for a fresh run); refuse a foreign DIR."""
     if overwrite or not out.exists():
         return None
@@ -303,6 +303,10 @@ def _inspect(out: Path, ident: dict, overwrite: bool):
     if diff:
         raise CratesError(f"{out} holds a different run ({'; '.join(diff)}): choose another "
                           f"--out, or --overwrite to replace it")
+    if chunk_size and chunk_size != old.get("chunk_size"):
+        raise CratesError(
+            f"{out} was started with --chunk-size {old.get('chunk_size')}: resume with that "
+            f"(or no --chunk-size), or choose another --out, or --overwrite")
     return old
 
 
@@ -340,10 +344,6 @@ def _prepare(out: Path, old, ident, rules, strategies, detail, chunk_size, worke
                                 command)
         else:
             m = old
-            if chunk_size and chunk_size != m["chunk_size"]:
-                raise CratesError(
-                    f"{out} was started with --chunk-size {m['chunk_size']}: resume with that "
-                    f"(or no --chunk-size), or choose another --out, or --overwrite")
             # A chunk counts as done only if its files are there with the recorded rows.
             for c in m["chunks"]:
                 if c["state"] != "done":
@@ -404,7 +404,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         out = out.absolute()  # workers elsewhere must get the full shared path
     ident = mf.identity(rules, strategies, seed, games, detail)
     command = equivalent_command(rules, strategies, games, seed, out, detail, chunk_size, scheduler)
-    old = _inspect(out, ident, overwrite)
+    old = _inspect(out, ident, overwrite, chunk_size)
     if scheduler and workers is not None:
         raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
                           "run the chunks (local:K starts K of them)")
