@@ -395,3 +395,20 @@ def test_unwritable_directory(tmp_path):
         ro.chmod(0o500)
         res = crates("simulate", "-g", 5, "--out", ro / "run", "--workers", 1)
         assert res.exit_code == 2 and "Permission denied" in res.stderr
+
+
+def _dies_on_chunk_1(task):
+    if task.index == 1:
+        os._exit(3)
+    return runner.run_chunk(task)
+
+
+def test_a_dead_worker_process_is_one_line_and_resumable(reference, tmp_path):
+    out = tmp_path / "dead-worker"
+    with pytest.raises(runner.RunFailed, match="worker process died.*rerun the same command"):
+        crates_sim.simulate("classic", "greedy,random,random,random", games=GAMES, seed=11,
+                            out=out, workers=2, chunk_size=40, _chunk_fn=_dies_on_chunk_1)
+    m = manifest(out)
+    assert m["status"] == "failed" and m["chunks"][1]["state"] == "pending"
+    assert crates("simulate", *BASE, "--out", out).exit_code == 0
+    same(reference, out)
