@@ -106,8 +106,9 @@ class DaskBackend:
         tasks = list(tasks)
         run_id = uuid.uuid4().hex[:8]
         by_key = {}
-        for task in tasks:
-            fut = self.client.submit(fn, task, key=f"crates-chunk-{task.index:06d}-{run_id}",
+        for i, task in enumerate(tasks):
+            index = getattr(task, "index", i)
+            fut = self.client.submit(fn, task, key=f"crates-chunk-{index:06d}-{run_id}",
                                      retries=RETRIES, pure=False)
             by_key[fut.key] = task
             self.futures.append(fut)

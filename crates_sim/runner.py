@@ -13,6 +13,11 @@ Backends run `run_chunk(task)` over the pending chunks and yield results as chun
   * process - a pool of worker processes that are reused across chunks (numba kernels are
               loaded once per process);
   * dask    - a Dask cluster (`scheduler="tcp://HOST:PORT"` or `"local:K"`), see dask_backend.
+
+Other commands can reuse them: `with make_backend(scheduler, workers) as b:` then
+`for task, result in b.run(fn, tasks)` runs the top-level function `fn` on each picklable
+task and yields results as they finish (workers started on first use, stopped on exit or
+error; Ctrl-C stops them).
 """
 
 from __future__ import annotations
