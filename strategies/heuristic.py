@@ -1,0 +1,441 @@
+"""Heuristic built-in strategies (numba kernels): hoard3, dump3, aggressive, partner, weights.
+
+Same signature and view as `strategies.builtin` (see its docstring)::
+
+    fn(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row) -> int
+
+The kernels are compiled without reference counting (`crates_sim.jit.kernel`): they use
+scalar loops only and never allocate. Every one returns an index in [0, n_options).
+
+What a strategy cannot see it assumes: the 7's target is the player after next with 4+
+players (seven_target=across, classic and league) unless a `seven_across=0` parameter says
+it is the next player (serbian); a 9 is a wild in the Crates family (nine_wild, every
+Crates preset); in the Crazy Eights family only the 8 is wild.
+"""
+
+from crates_sim.cards import (
+    ACTION_DRAW,
+    ACTION_PASS,
+    O_DIR,
+    O_FAMILY,
+    O_PARTNER,
+    O_PER_SEAT,
+    O_PHASE,
+    O_PLAYERS,
+    O_SEAT,
+    O_SEATS,
+    O_SUIT,
+    OS_HAND_N,
+    OS_TOTAL,
+    PH_AGAIN,
+    PH_ANNOUNCE,
+    PH_CALL,
+    PH_COUNT,
+)
+from crates_sim.jit import kernel
+from crates_sim.rng_nb import rand_unit
+from strategies.builtin import card_value, greedy_nb, longest_suit
+
+_R_A, _R_2, _R_3, _R_4, _R_5, _R_7, _R_8, _R_9 = 0, 1, 2, 3, 4, 6, 7, 8
+_NEG = -1.0e18
+
+
+# ================================================================ shared helpers
+@kernel
+def announce_with(forget, rng, rng_row):
+    """1 to announce a last card; 0 with probability `forget`."""
+    if forget > 0.0 and rand_unit(rng, rng_row) < forget:
+        return 0
+    return 1
+
+
+@kernel
+def announce_index(options, n_options, forget, rng, rng_row):
+    """The index of the option equal to the announce decision (options are [0, 1])."""
+    want = announce_with(forget, rng, rng_row)
+    for i in range(n_options):
+        if options[i] == want:
+            return i
+    return 0
+
+
+@kernel
+def is_action(option):
+    return option == ACTION_DRAW or option == ACTION_PASS
+
+
+@kernel
+def is_wild(card, family):
+    """8s always; 9s in the Crates family (nine_wild in every Crates preset)."""
+    r = card // 4
+    return r == _R_8 or (family == 0 and r == _R_9)
+
+
+@kernel
+def seat_at(obs, k):
+    """The seat k places after me in the current direction."""
+    n = obs[O_PLAYERS]
+    return ((obs[O_SEAT] + k * obs[O_DIR]) % n + n) % n
+
+
+@kernel
+def seven_target(obs, across):
+    """The seat a 7 of mine makes draw (across: the player after next with 4+ players)."""
+    if across and obs[O_PLAYERS] >= 4:
+        return seat_at(obs, 2)
+    return seat_at(obs, 1)
+
+
+@kernel
+def total_of(obs, q):
+    return obs[O_SEATS + q * O_PER_SEAT + OS_TOTAL]
+
+
+@kernel
+def cards_of(obs, q):
+    return obs[O_SEATS + q * O_PER_SEAT + OS_HAND_N]
+
+
+@kernel
+def is_opponent(obs, q):
+    return q != obs[O_SEAT] and q != obs[O_PARTNER]
+
+
+@kernel
+def is_leader(obs, q):
+    """q is an opponent whose game total is the best among the opponents (Crates: the lowest;
+    Crazy Eights: the highest). With equal totals every opponent leads."""
+    if not is_opponent(obs, q):
+        return False
+    crates = obs[O_FAMILY] == 0
+    t = total_of(obs, q)
+    for o in range(obs[O_PLAYERS]):
+        if is_opponent(obs, o):
+            u = total_of(obs, o)
+            if (crates and u < t) or (not crates and u > t):
+                return False
+    return True
+
+
+@kernel
+def best_call(hand, hand_n, options, n_options, family, bonus_suit, bonus):
+    """The option suit with most of my non-wild cards (+ `bonus` for `bonus_suit`); ties:
+    the larger value held in that suit, then the first option."""
+    best = 0
+    best_score = _NEG
+    for i in range(n_options):
+        s = options[i]
+        length = 0
+        value = 0
+        for j in range(hand_n):
+            c = hand[j]
+            if c % 4 == s and not is_wild(c, family):
+                length += 1
+                value += card_value(c, family)
+        score = 1000.0 * length + value
+        if s == bonus_suit:
+            score += 1000.0 * bonus
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@kernel
+def highest_value(options, n_options, family, skip_threes, skip_wilds):
+    """Index of the highest-valued card option (ties: the first), skipping 3s and/or
+    wilds when asked; -1 when no card qualifies."""
+    best = -1
+    best_value = -1
+    for i in range(n_options):
+        c = options[i]
+        if is_action(c):
+            continue
+        if skip_threes and c // 4 == _R_3:
+            continue
+        if skip_wilds and is_wild(c, family):
+            continue
+        v = card_value(c, family)
+        if v > best_value:
+            best_value = v
+            best = i
+    return best
+
+
+@kernel
+def first_card(options, n_options):
+    """Index of the first card option (not a draw or pass); 0 when there is none."""
+    for i in range(n_options):
+        if not is_action(options[i]):
+            return i
+    return 0
+
+
+# ================================================================ hoard3 / dump3
+@kernel
+def hoard3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Save your threes: greedy (sheds its highest-scoring legal card, calls its longest
+    suit, never draws by choice), but plays a 3 only when no other legal card exists.
+
+    params: forget."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, n_options, params[0], rng, rng_row)
+    if phase >= PH_CALL:
+        return longest_suit(hand, hand_n, options, n_options)
+    family = obs[O_FAMILY]
+    best = highest_value(options, n_options, family, True, False)
+    if best < 0:
+        best = highest_value(options, n_options, family, False, False)
+    if best < 0:
+        return first_card(options, n_options)
+    return best
+
+
+@kernel
+def dump3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Shed your threes: plays a legal 3 whenever it has one, otherwise greedy. The control
+    for the 3-hoarding question.
+
+    params: forget."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, n_options, params[0], rng, rng_row)
+    if phase >= PH_CALL:
+        return longest_suit(hand, hand_n, options, n_options)
+    for i in range(n_options):
+        c = options[i]
+        if not is_action(c) and c // 4 == _R_3:
+            return i
+    best = highest_value(options, n_options, obs[O_FAMILY], False, False)
+    if best < 0:
+        return first_card(options, n_options)
+    return best
+
+
+# ================================================================ aggressive
+@kernel
+def hit_value(obs, q, leader_weight):
+    """How much making seat q draw (or lose a turn) is worth to me, in card points."""
+    if q == obs[O_SEAT]:
+        return 0.0
+    if q == obs[O_PARTNER]:
+        return -40.0 * (1.0 + leader_weight)
+    v = 10.0
+    if is_leader(obs, q):
+        v += 30.0 * leader_weight
+    if cards_of(obs, q) == 1:
+        v += 40.0 * leader_weight
+    return v
+
+
+@kernel
+def crates_hits(obs, card, phase, across, leader_weight):
+    """The value of the draws and skips `card` inflicts when I play it (Crates rules)."""
+    r = card // 4
+    if phase == PH_COUNT:  # a 2 or A grows the count, which passes to the next player
+        return hit_value(obs, seat_at(obs, 1), leader_weight)
+    if r == _R_2 or r == _R_4:
+        return hit_value(obs, seat_at(obs, 1), leader_weight)
+    if r == _R_7:
+        return hit_value(obs, seven_target(obs, across), leader_weight)
+    if r == _R_5:
+        h = 0.0
+        for k in range(1, obs[O_PLAYERS]):
+            h += hit_value(obs, seat_at(obs, k), leader_weight)
+        return h
+    return 0.0
+
+
+@kernel
+def aggressive_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Hit the leader: aims 2s, 4s, 5s and 7s at the opponent with the best game total and at
+    anyone on last card; keeps 8s and 9s as escapes (plays a wild only when nothing else is
+    legal); otherwise sheds its highest-scoring card; calls its longest suit.
+
+    A card scores its value + leader_weight-scaled hits (an opponent 10, +30 x leader_weight
+    if it leads, +40 x leader_weight if on last card; the partner -40 x (1 + leader_weight)).
+    In the Crazy Eights family: greedy with wilds kept.
+
+    params: leader_weight (1.0), seven_across (1: a 7 hits the player after next with 4+
+    players; 0: the next player), forget."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, n_options, params[2], rng, rng_row)
+    family = obs[O_FAMILY]
+    if phase >= PH_CALL:
+        return best_call(hand, hand_n, options, n_options, family, -1, 0.0)
+    if family != 0:
+        best = highest_value(options, n_options, family, False, True)
+        if best < 0:
+            best = highest_value(options, n_options, family, False, False)
+        if best < 0:
+            return first_card(options, n_options)
+        return best
+    lw = params[0]
+    across = params[1] > 0.5
+    best = -1
+    best_score = _NEG
+    for i in range(n_options):
+        c = options[i]
+        if is_action(c) or is_wild(c, family):
+            continue
+        s = card_value(c, family) + crates_hits(obs, c, phase, across, lw)
+        if s > best_score:
+            best_score = s
+            best = i
+    if best < 0:  # only wilds (or nothing) left: the escape
+        best = highest_value(options, n_options, family, False, False)
+    if best < 0:
+        return first_card(options, n_options)
+    return best
+
+
+# ================================================================ partner
+@kernel
+def partner_suit(obs, pile, pile_n):
+    """The suit of my partner's likely last play: with 4 players the partner plays two turns
+    before me, so the card two below the top (three after my own 6); -1 when unknown."""
+    back = 3 if obs[O_PHASE] == PH_AGAIN else 2
+    if pile_n - back < 0:
+        return -1
+    return pile[pile_n - back] % 4
+
+
+@kernel
+def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Play for the team: greedy shedding, but never feeds the partner (no 7 at the partner,
+    no 5 while the partner is on last card: each only when nothing else is legal), calls the
+    partner's likely suit (that of its last play, read from the pile) when it holds no
+    longer suit, and lets the partner go out: while the partner is on last card it keeps to
+    the partner's suit, skips the opponent in between with a 4, and calls the partner's suit.
+    Without partnerships it is greedy.
+
+    params: forget, seven_across (1: a 7 hits the player after next with 4+ players, i.e.
+    the partner; 0: the next player)."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, n_options, params[0], rng, rng_row)
+    mate = obs[O_PARTNER]
+    if mate < 0:
+        return greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+    family = obs[O_FAMILY]
+    mate_last = cards_of(obs, mate) == 1
+    psuit = partner_suit(obs, pile, pile_n)
+    if phase >= PH_CALL:
+        # the partner's suit wins ties; outright while the partner is on last card
+        return best_call(hand, hand_n, options, n_options, family, psuit,
+                         100.0 if mate_last else 0.5)
+    across = params[1] > 0.5
+    best = -1
+    best_score = _NEG
+    for i in range(n_options):
+        c = options[i]
+        if is_action(c):
+            continue
+        r = c // 4
+        s = float(card_value(c, family))
+        if family == 0:
+            if r == _R_7:
+                s += -1000.0 if seven_target(obs, across) == mate else 10.0
+            elif r == _R_5:
+                s += -1000.0 if mate_last else 10.0
+            elif phase == PH_COUNT or r == _R_2:
+                if seat_at(obs, 1) == mate:
+                    s -= 200.0 if mate_last else 20.0
+            elif r == _R_4 and mate_last and seat_at(obs, 2) == mate:
+                s += 100.0  # the partner plays next
+        if mate_last and phase != PH_COUNT:
+            if not is_wild(c, family) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
+                s += 60.0  # keep the partner's suit
+        if s > best_score:
+            best_score = s
+            best = i
+    if best < 0:
+        return first_card(options, n_options)
+    return best
+
+
+# ================================================================ weights
+@kernel
+def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """A linear scorer for tuning runs: each option scores sum(w_i * feature_i) and the best
+    wins (ties: the first). Calls its longest suit; always announces.
+
+    Features of a card option (a draw or pass has only f6 = 1):
+      w0  value shed: the card's score value / 10
+      w1  is a wild (8; 9 in Crates)
+      w2  is a 3
+      w3  opponents hit minus partners hit (2 / A in a count and 4 on the next player,
+          5 on every other player, 7 on its target, seven_target=across assumed;
+          Crazy Eights: a 2 in a count)
+      w4  keeps the current suit (a non-wild card of the current suit)
+      w5  my cards left in the suit the play makes current (a wild: my longest suit)
+      w6  is a draw or pass (a voluntary draw, declining a count)
+      w7  leaders and last-card opponents hit (counted within w3's hits)."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, n_options, 0.0, rng, rng_row)
+    if phase >= PH_CALL:
+        return longest_suit(hand, hand_n, options, n_options)
+    family = obs[O_FAMILY]
+    cur_suit = obs[O_SUIT]
+    n = obs[O_PLAYERS]
+    best = 0
+    best_score = _NEG
+    for i in range(n_options):
+        c = options[i]
+        if is_action(c):
+            s = params[6]
+        else:
+            r = c // 4
+            wild = is_wild(c, family)
+            hits = 0.0
+            lead_hits = 0.0
+            for k in range(1, n):
+                q = seat_at(obs, k)
+                hit = False
+                if phase == PH_COUNT:
+                    hit = k == 1
+                elif family == 0:
+                    if r == _R_2 or r == _R_4:
+                        hit = k == 1
+                    elif r == _R_5:
+                        hit = True
+                    elif r == _R_7:
+                        hit = k == (2 if n >= 4 else 1)
+                if not hit:
+                    continue
+                if is_opponent(obs, q):
+                    hits += 1.0
+                    if is_leader(obs, q) or cards_of(obs, q) == 1:
+                        lead_hits += 1.0
+                else:
+                    hits -= 1.0
+            # my cards left in the suit this play makes current
+            left = 0
+            if wild:
+                for s4 in range(4):
+                    m = 0
+                    for j in range(hand_n):
+                        d = hand[j]
+                        if d != c and d % 4 == s4 and not is_wild(d, family):
+                            m += 1
+                    if m > left:
+                        left = m
+            else:
+                for j in range(hand_n):
+                    d = hand[j]
+                    if d != c and d % 4 == c % 4:
+                        left += 1
+            s = (params[0] * card_value(c, family) / 10.0
+                 + params[1] * (1.0 if wild else 0.0)
+                 + params[2] * (1.0 if r == _R_3 else 0.0)
+                 + params[3] * hits
+                 + params[4] * (1.0 if (not wild and c % 4 == cur_suit) else 0.0)
+                 + params[5] * left
+                 + params[7] * lead_hits)
+        if s > best_score:
+            best_score = s
+            best = i
+    return best
