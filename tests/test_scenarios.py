@@ -1,0 +1,461 @@
+"""Scripted-deal scenarios: one hand from a stacked deck per rule, knob value and edge case.
+
+Modelled on OpenSpiel's scripted-deal tests: every expected event sequence below was
+worked out by hand from ../shared/RULES.md (section numbers in the comments), not taken
+from the engine. Each deal is built so that every decision is forced or obvious for the
+`greedy` strategy: it plays its highest-scoring legal card (Crates values A1 2=20 3=0
+4=15 5=30 6=30 7=20 8=50 9=30 T=25 J/Q/K=10; ties -> the card first in its hand list,
+where removing a card swaps the last card into the hole), calls the suit it holds most of
+among the allowed suits (ties -> the first allowed suit in C D H S order), never draws
+by choice, always answers a count and always announces; "greedy:forget=1" never announces.
+
+Conventions of `stacked_hand`: cards are dealt from the dealer's left, the first player
+is the dealer's left (dealer 0 unless stated, so seat 1 starts), the stock is `stock`
+(top first) followed, with full_stock, by every other card in card order
+AC AD AH AS 2C 2D ... . Hand size picks the Crates hand (1 card = hand 8, 2 = hand 7 ...).
+"""
+
+import pytest
+
+from crates_sim.rules import Rules
+from crates_sim.scenario import brief, stacked_hand
+
+G = "greedy"
+F = "greedy:forget=1"
+
+
+def run(preset, players, hands, upcard, stock=(), *, dealer=0, strategies=None,
+        full_stock=True, totals=None, pressures=None, **knobs):
+    """Play the stacked hand; returns (brief strings, result, events)."""
+    rules = Rules.preset(preset, players, **knobs)
+    strategies = strategies or [G] * players
+    events, result = stacked_hand(rules, strategies, hands=hands, upcard=upcard,
+                                  stock=list(stock), dealer=dealer, totals=totals,
+                                  pressures=pressures, full_stock=full_stock)
+    return brief(events), result, events
+
+
+# ====================================================================== §2.3 A, 3, Q, K
+def test_a_3_q_k_have_no_effect():
+    # 3 players, upcard JC (no upcard effect under call_only).
+    # Seat 1 (KC AC): both legal, K 10 > A 1 -> KC, announced (AC left).
+    # Seat 2 (3C 5D): only 3C is legal; no effect -> seat 0.
+    # Seat 0 (QC 6S): only QC; no effect -> seat 1.
+    # Seat 1 (AC): plays its last card; an A outside a count does nothing -> out.
+    b, r, _ = run("classic", 3, [["6S", "QC"], ["KC", "AC"], ["3C", "5D"]], "JC")
+    assert b == ["play 1 KC !", "play 2 3C !", "play 0 QC !", "play 1 AC", "end out 1"]
+    assert r["points"] == [30, 0, 30]  # 6S / - / 5D
+
+
+# ====================================================================== §2.3 2 (counts)
+@pytest.mark.parametrize("second, count_value, draws, points0", [
+    # 2C starts a count of 2 (pips), AH adds 1 -> seat 0 draws 3: 4S 4H JD
+    ("AH", "pips", ["4S", "4H", "JD"], 50 + 30 + 15 + 15 + 10),
+    # by cards: 2C counts 1, AH 1 -> 2 cards
+    ("AH", "cards", ["4S", "4H"], 50 + 30 + 15 + 15),
+    # 2H on 2C: 2 + 2 = 4 pips
+    ("2H", "pips", ["4S", "4H", "JD", "JS"], 50 + 30 + 15 + 15 + 10 + 10),
+    ("2H", "cards", ["4S", "4H"], 50 + 30 + 15 + 15),
+])
+@pytest.mark.parametrize("forced", [True, False])
+def test_count(second, count_value, draws, points0, forced):
+    # 3 players, upcard 5C (no effect under call_only).
+    # Seat 1 (2C KH): only 2C is legal -> a count starts.
+    # Seat 2 (second, QS): must answer with its 2 or A (greedy also answers when the
+    #   count is optional) -> the count grows.
+    # Seat 0 (8D 9H): holds no 2 or A; 8s and 9s may not be played during a count
+    #   (§2.2.2) -> draws the count's value, the count ends and so does the turn.
+    # Seat 1 (KH) then plays normally against the count's last card (suit H): KH -> out.
+    b, r, _ = run("classic", 3, [["8D", "9H"], ["2C", "KH"], [second, "QS"]], "5C",
+                  ["4S", "4H", "JD", "JS"], count_value=count_value, count_forced=forced)
+    assert b == (["play 1 2C !", f"play 2 {second} !"]
+                 + [f"draw 0 {c} count" for c in draws] + ["play 1 KH", "end out 1"])
+    assert r["points"] == [points0, 0, 10]
+
+
+# ====================================================================== §2.3 4
+def test_four_skips_next_player_three_players():
+    # Seat 1 (4C QD) plays 4C (only legal) -> seat 2 is skipped -> seat 0 (QC 5H) plays QC
+    # -> seat 1 plays QD (rank Q) and is out. Seat 2 never acted.
+    b, r, _ = run("classic", 3, [["QC", "5H"], ["4C", "QD"], ["KS", "KH"]], "KC")
+    assert b == ["play 1 4C !", "play 0 QC !", "play 1 QD", "end out 1"]
+    assert r["points"] == [30, 0, 20]
+
+
+def test_four_with_two_players_gives_the_same_player_another_turn():
+    # 2 players: skipping the next player (seat 0) brings the turn back to seat 1.
+    # Seat 1 (4C QC) on KC: 4 (15) > Q (10) -> 4C, then QC (its turn again) -> out.
+    b, r, _ = run("classic", 2, [["KD", "KH"], ["4C", "QC"]], "KC")
+    assert b == ["play 1 4C !", "play 1 QC", "end out 1"]
+    assert r["points"] == [20, 0]
+
+
+# ====================================================================== §2.3 5
+def test_five_draws_in_turn_order_as_last_card():
+    # 4 players, no partnerships, 1 card each (hand 8). Seat 1 plays 5C, its last card;
+    # under after_effects (classic) the 5 still acts: seats 2, 3, 0 draw one each, in turn
+    # order starting with the next player, then the hand ends (§2.3, §2.7).
+    b, r, _ = run("classic", 4, [["TH"], ["5C"], ["QH"], ["JH"]], "KC", ["2S", "3S", "4S"],
+                  partnerships=False)
+    assert b == ["play 1 5C", "draw 2 2S five", "draw 3 3S five", "draw 0 4S five",
+                 "end out 1"]
+    # seat 0: TH 25 + 4S 15; seat 2: QH 10 + 2S 20; seat 3: JH with 3S = a covered pair, 3
+    assert r["points"] == [40, 0, 30, 3]
+
+
+def test_ten_reverses_and_five_draws_follow_the_direction():
+    # 4 players, no partnerships, upcard TD.
+    # Seat 1 (TC 5C): only TC (rank T) is legal -> direction reverses; next is seat 0.
+    # Seat 0 (QC KH): QC -> seat 3 (KC 4H): KC -> seat 2 (JC AH): JC (a J does nothing
+    #   with 4 players under classic jacks) -> seat 1 (5C): 5C, last card.
+    # The 5's draws go in the current (reversed) direction: seat 0, seat 3, seat 2.
+    b, r, _ = run("classic", 4, [["QC", "KH"], ["TC", "5C"], ["JC", "AH"], ["KC", "4H"]],
+                  "TD", ["2S", "3S", "4S"], partnerships=False)
+    assert b == ["play 1 TC !", "play 0 QC !", "play 3 KC !", "play 2 JC !", "play 1 5C",
+                 "draw 0 2S five", "draw 3 3S five", "draw 2 4S five", "end out 1"]
+    # seat 0: KH 10 + 2S 20; seat 2: AH 1 + 4S 15; seat 3: 4H covered by 3S -> 3
+    assert r["points"] == [30, 0, 16, 3]
+
+
+def test_five_draw_with_a_pressure_in_between():
+    # 3 players, 1 card each, a stock of one card (full_stock=False).
+    # Seat 1 plays 5C (last card): seat 2 draws 2S; the stock is now empty, so seat 0
+    # takes a pressure (5, the first of the game) before its draw; the pile below the top
+    # card (just the upcard KC) becomes the stock, the 5C stays on top; seat 0 draws KC.
+    b, r, ev = run("classic", 3, [["JD"], ["5C"], ["QH"]], "KC", ["2S"], full_stock=False)
+    assert b == ["play 1 5C", "draw 2 2S five", "pressure 0 5", "draw 0 KC five",
+                 "end out 1"]
+    assert [e for e in ev if e["ev"] == "pressure"][0]["stock"] == ["KC"]
+    assert r["points"] == [20, 0, 30]
+    assert r["totals"] == [25, 0, 30]  # the pressure goes onto seat 0's total
+    assert r["pressures"] == [1, 0, 0]
+
+
+# ====================================================================== §2.3 6
+def test_six_plays_again():
+    # 3 players. Seat 1 (6C QC) on KC: 6 (30) > Q (10) -> 6C, then plays again at once:
+    # QC on the 6 (suit C) -> out. Seats 2 and 0 never act.
+    b, r, _ = run("classic", 3, [["KH", "KS"], ["6C", "QC"], ["JH", "JS"]], "KC")
+    assert b == ["play 1 6C !", "play 1 QC", "end out 1"]
+    assert r["points"] == [20, 0, 20]
+
+
+def test_second_six_repeats():
+    # Seat 1 (6C 6H QH) on KC: only 6C -> again: 6H (rank 6; QH is not legal on C/6)
+    # -> again: QH (suit H) -> out.
+    b, r, _ = run("classic", 3, [["KD", "KS", "AS"], ["6C", "6H", "QH"],
+                                 ["JD", "JS", "AD"]], "KC")
+    assert b == ["play 1 6C", "play 1 6H !", "play 1 QH", "end out 1"]
+    assert r["points"] == [21, 0, 21]
+
+
+def test_six_cannot_follow_draws_six_fail():
+    # 2 players. Seat 1 (6C QH) on KC: 6C -> again on C/6: QH is not legal -> draws one
+    # (six_fail) and the turn ends. Seat 0 (QC QS): QC -> seat 1 (QH JD): QH (rank Q)
+    # -> seat 0 (QS): QS (rank Q) -> out.
+    b, r, _ = run("classic", 2, [["QC", "QS"], ["6C", "QH"]], "KC", ["JD"])
+    assert b == ["play 1 6C !", "draw 1 JD six_fail", "play 0 QC !", "play 1 QH !",
+                 "play 0 QS", "end out 0"]
+    assert r["points"] == [0, 10]
+
+
+@pytest.mark.parametrize("out_rule", ["after_effects", "may_return", "immediate"])
+def test_cooper(out_rule):
+    # Seat 1 plays 6C, its last card: it cannot go out, it draws one (a Cooper) and the
+    # turn ends (§2.3); under every out rule (§2.7: "a 6 still forces the Cooper draw").
+    # Seat 0 (QC) then plays QC on the 6 -> out.
+    b, r, _ = run("classic", 2, [["QC"], ["6C"]], "KC", ["KH"], out_rule=out_rule)
+    assert b == ["play 1 6C", "draw 1 KH cooper", "play 0 QC", "end out 0"]
+    assert r["points"] == [0, 10]
+
+
+def test_cooper_after_a_second_six():
+    # Seat 1 (6C 6H) on KC: 6C -> again: 6H, now its last card -> Cooper draw KH.
+    # Seat 0 (QH KD) on H/6: only QH -> seat 1 (KH): KH (suit H) -> out.
+    b, r, _ = run("classic", 2, [["QH", "KD"], ["6C", "6H"]], "KC", ["KH"])
+    assert b == ["play 1 6C !", "play 1 6H", "draw 1 KH cooper", "play 0 QH !", "play 1 KH",
+                 "end out 1"]
+    assert r["points"] == [10, 0]
+
+
+# ====================================================================== §2.3 7
+@pytest.mark.parametrize("players, target, seat", [
+    (2, "next", 0), (2, "across", 0),
+    (3, "next", 2), (3, "across", 2),
+    (4, "next", 2), (4, "across", 3),
+    (5, "next", 2), (5, "across", 3),
+])
+def test_seven_target(players, target, seat):
+    # Seat 1 plays 7C, its last card; under after_effects the 7 still makes one player
+    # draw: `next` = seat 2; `across` = the player after next (seat 3) with 4+ players,
+    # the next player with 2-3 players (§2.3).
+    others = iter(["KH", "KS", "KD", "JH", "JS"])
+    hands = [["7C"] if q == 1 else [next(others)] for q in range(players)]
+    b, r, _ = run("classic", players, hands, "QC", ["AH"], seven_target=target,
+                  **({"partnerships": False} if players == 4 else {}))
+    assert b == ["play 1 7C", f"draw {seat} AH seven", "end out 1"]
+    assert r["points"][seat] == 11
+
+
+def test_seven_draw_is_not_a_turn():
+    # 3 players. Seat 1 (7C KD): 7C -> seat 2 draws AH; that is not a turn: seat 2 (QC KS
+    # AH) then plays QC (its only legal card) -> seat 0 (KC JS): KC -> seat 1 (KD): out.
+    b, r, _ = run("classic", 3, [["KC", "JS"], ["7C", "KD"], ["QC", "KS"]], "5C", ["AH"])
+    assert b == ["play 1 7C !", "draw 2 AH seven", "play 2 QC", "play 0 KC !", "play 1 KD",
+                 "end out 1"]
+    assert r["points"] == [10, 0, 11]
+
+
+# ====================================================================== §2.3 8
+def test_eight_calls_any_suit():
+    # Seat 1 (8D QH) on KC: only 8D (wild) -> calls H, the suit it holds (QH), announced.
+    # Seat 0 (TH AC): on hearts, TH is legal and AC is not (the call replaced clubs).
+    # T does nothing with 2 players -> seat 1 (QH): out.
+    b, r, _ = run("classic", 2, [["TH", "AC"], ["8D", "QH"]], "KC")
+    assert b == ["play 1 8D H !", "play 0 TH !", "play 1 QH", "end out 1"]
+    assert r["points"] == [1, 0]
+
+
+# ====================================================================== §2.3 9
+@pytest.mark.parametrize("colour, call", [
+    ("own", "D"),      # 9D is red: D or H; it holds neither -> the first, D
+    ("covered", "S"),  # played on KC (black): C or S; it holds two spades -> S
+])
+def test_nine_colour(colour, call):
+    # Seat 1 (9D QS KS) on KC: 9D (30) > KS (10) -> 9D with a call in one colour.
+    b, r, _ = run("classic", 2, [["AC", "AD", "AH"], ["9D", "QS", "KS"]], "KC",
+                  nine_colour=colour)
+    assert b[0] == f"play 1 9D {call}"
+
+
+def test_nine_covered_may_call_the_current_suit():
+    # league colour rule: 9H played on QC (black) may call C or S; it holds two clubs.
+    b, r, _ = run("classic", 2, [["AD", "AH", "AS"], ["9H", "KC", "JC"]], "QC",
+                  nine_colour="covered")
+    assert b[0] == "play 1 9H C"
+
+
+def test_nine_not_wild():
+    # nine_wild=false: 9s are plain cards. Upcard 9C: no dealer call (call_only only
+    # calls for wilds). Seat 1 (9D QH): 9D is legal by rank, carries no call.
+    # Seat 0 (QD KS) on D/9: QD -> seat 1 (QH): QH (rank Q) -> out.
+    b, r, _ = run("classic", 2, [["QD", "KS"], ["9D", "QH"]], "9C", nine_wild=False)
+    assert b == ["play 1 9D !", "play 0 QD !", "play 1 QH", "end out 1"]
+    assert r["points"] == [10, 0]
+
+
+def test_nine_not_wild_cannot_be_played_off_suit():
+    # nine_wild=false: 9D on KC is not legal (neither suit nor rank) -> seat 1 draws.
+    b, r, _ = run("classic", 2, [["QC", "KS"], ["9D", "QH"]], "KC", ["AH"], nine_wild=False)
+    assert b[0] == "draw 1 AH cant_play"
+
+
+# ====================================================================== §2.3 T
+def test_ten_reverses_three_players():
+    # Seat 1 (TC QD): TC -> reversed: next is seat 0 (QC KH): QC -> seat 2 (QS JH): QS
+    # (rank Q) -> seat 1 (QD): out.
+    b, r, _ = run("classic", 3, [["QC", "KH"], ["TC", "QD"], ["QS", "JH"]], "KC")
+    assert b == ["play 1 TC !", "play 0 QC !", "play 2 QS !", "play 1 QD", "end out 1"]
+    assert r["points"] == [10, 0, 10]
+
+
+def test_ten_two_players_no_effect():
+    b, r, _ = run("classic", 2, [["QC", "KH"], ["TC", "QD"]], "KC")
+    assert b == ["play 1 TC !", "play 0 QC !", "play 1 QD", "end out 1"]
+    assert r["points"] == [10, 0]
+
+
+# ====================================================================== §2.3 J
+@pytest.mark.parametrize("players, jack, drawer", [
+    (2, "classic", 0),  # 2 players: the other player draws
+    (3, "classic", 0),  # 3 players: the previous player (before seat 1) = seat 0
+    (4, "classic", None),  # 4 players: nothing
+    (2, "none", None),
+    (3, "none", None),
+])
+def test_jack(players, jack, drawer):
+    # Seat 1 plays JC, its last card (after_effects: the effect still happens).
+    others = iter(["KH", "KS", "KD"])
+    hands = [["JC"] if q == 1 else [next(others)] for q in range(players)]
+    b, r, _ = run("classic", players, hands, "QC", ["AH"], jack_effect=jack,
+                  **({"partnerships": False} if players == 4 else {}))
+    expect = ["play 1 JC"] + ([f"draw {drawer} AH jack"] if drawer is not None else [])
+    assert b == expect + ["end out 1"]
+
+
+def test_jack_three_players_previous_follows_direction():
+    # 3 players, dealer 1 -> seat 2 starts. Seat 2 plays JC (last card): the previous
+    # player is seat 1.
+    b, r, _ = run("classic", 3, [["KH"], ["KS"], ["JC"]], "QC", ["AH"], dealer=1)
+    assert b == ["play 2 JC", "draw 1 AH jack", "end out 2"]
+
+
+def test_jack_three_players_after_reversal():
+    # 3 players. Seat 1 (TC KD) on QC: only TC -> reversed, next is seat 0 (JC KS): only
+    # JC (suit C). Going 1 -> 0 -> 2, the player before seat 0 is seat 1: it draws.
+    b, r, _ = run("classic", 3, [["JC", "KS"], ["TC", "KD"], ["QH", "QS"]], "QC",
+                  ["AH"])
+    assert b[:3] == ["play 1 TC !", "play 0 JC !", "draw 1 AH jack"]
+
+
+# ====================================================================== §2.5 last-card call
+def test_penalty_next_turn():
+    # classic (next_turn). Seat 1 (QC 5D) plays QC, leaving one card, and does not announce.
+    # Seat 0 (KH KS) cannot play on C/Q: draws 3S. Seat 1's next turn starts with the two
+    # penalty cards (6C 6D), then the turn is played normally: 6C (the only legal card),
+    # again 6D (rank 6), leaving 5D unannounced again, again 5D -> out; the 5 makes seat 0
+    # draw AC. The second missed call is never paid: the hand ended first.
+    b, r, _ = run("classic", 2, [["KH", "KS"], ["QC", "5D"]], "KC", ["3S", "6C", "6D"],
+                  strategies=[G, F])
+    assert b == ["play 1 QC", "draw 0 3S cant_play", "draw 1 6C penalty", "draw 1 6D penalty",
+                 "play 1 6C", "play 1 6D", "play 1 5D", "draw 0 AC five", "end out 1"]
+    assert r["points"] == [14, 0]  # KH KS 3S AC: the 3 covers a K -> 10 + 3 + 1
+
+
+def test_penalty_forfeit_and_owed_at_hand_end():
+    # forfeit: seat 1's next turn is replaced by drawing two (6C 6D). Seat 0 cannot play
+    # again (draws 4H). Seat 1 then plays 6C, 6D (missing the call again), 5D -> out; the
+    # 5 makes seat 0 draw AC. The penalty still owed is drawn before scoring (AD AH):
+    # the hand ends `out` for seat 1, which scores the two cards (§2.5, §2.9).
+    b, r, _ = run("classic", 2, [["KH", "KS"], ["QC", "5D"]], "KC", ["3S", "6C", "6D", "4H"],
+                  strategies=[G, F], last_card_penalty="forfeit")
+    assert b == ["play 1 QC", "draw 0 3S cant_play", "draw 1 6C penalty", "draw 1 6D penalty",
+                 "draw 0 4H cant_play", "play 1 6C", "play 1 6D", "play 1 5D", "draw 0 AC five",
+                 "draw 1 AD penalty", "draw 1 AH penalty", "end out 1"]
+    # seat 0: KH KS 3S 4H AC, the 3 covers 4H -> 10 + 10 + 3 + 1; seat 1: AD AH
+    assert r["points"] == [24, 2]
+
+
+def test_penalty_forfeit_waits_for_a_real_turn():
+    # forfeit. Seat 1 (6C QC 5D): 6C, again QC, leaving 5D unannounced.
+    # Seat 0 (4C 4S KH): 4C skips seat 1 (no turn, so no forfeit yet) -> seat 0 again: 4S
+    # (rank 4), skips seat 1 again -> seat 0: KH not legal on S/4, draws KS.
+    # Seat 1's real turn is the forfeit: AH AD. Seat 0 (KH KS): KS -> seat 1 (5D AH AD)
+    # cannot play on S/K, draws QS -> seat 0 (KH): out.
+    b, r, _ = run("classic", 2, [["4C", "4S", "KH"], ["6C", "QC", "5D"]], "KC",
+                  ["KS", "AH", "AD", "QS"], strategies=[G, F], last_card_penalty="forfeit")
+    assert b == ["play 1 6C", "play 1 QC", "play 0 4C", "play 0 4S !", "draw 0 KS cant_play",
+                 "draw 1 AH penalty", "draw 1 AD penalty", "play 0 KS !", "draw 1 QS cant_play",
+                 "play 0 KH", "end out 0"]
+    assert r["points"] == [0, 30 + 1 + 1 + 10]
+
+
+def test_penalty_forfeit_meets_a_count():
+    # forfeit. Seat 1 (QC 5D): QC unannounced. Seat 0 (2C 2H): 2C starts a count (2).
+    # Seat 1's forfeit turn meets the count: two penalty cards (AH KS), then the count's
+    # two (QD QS) - even though it now holds AH; the count ends (§2.5, §2.9).
+    # Seat 0 (2H) plays on the 2C: 2H, its last card, starts a new count of 2.
+    # Seat 1 must answer it with AH (count 3); seat 0, out, has no 2 or A and draws the 3
+    # (TD TS JD): it holds cards again, so nobody is out: `count_back` (after_effects).
+    b, r, _ = run("classic", 2, [["2C", "2H"], ["QC", "5D"]], "KC",
+                  ["AH", "KS", "QD", "QS", "TD", "TS", "JD"], strategies=[G, F],
+                  last_card_penalty="forfeit")
+    assert b == ["play 1 QC", "play 0 2C !", "draw 1 AH penalty", "draw 1 KS penalty",
+                 "draw 1 QD count", "draw 1 QS count", "play 0 2H", "play 1 AH",
+                 "draw 0 TD count", "draw 0 TS count", "draw 0 JD count", "end count_back None"]
+    assert r["points"] == [25 + 25 + 10, 30 + 10 + 10 + 10]
+    assert r["out"] is None
+
+
+def test_penalty_next_turn_meets_a_count():
+    # next_turn, same deal: the two penalty cards first (AH KS), then the answer: seat 1
+    # now holds AH and must play it (count 3). Seat 0 answers with 2H, its last card
+    # (count 5). Seat 1 (5D KS) draws 5 (QD QS TD TS JD); seat 0 is still empty -> out 0.
+    b, r, _ = run("classic", 2, [["2C", "2H"], ["QC", "5D"]], "KC",
+                  ["AH", "KS", "QD", "QS", "TD", "TS", "JD"], strategies=[G, F])
+    assert b == ["play 1 QC", "play 0 2C !", "draw 1 AH penalty", "draw 1 KS penalty",
+                 "play 1 AH", "play 0 2H", "draw 1 QD count", "draw 1 QS count",
+                 "draw 1 TD count", "draw 1 TS count", "draw 1 JD count", "end out 0"]
+    assert r["points"] == [0, 30 + 10 + 10 + 10 + 25 + 25 + 10]
+
+
+def test_penalty_immediate_before_the_seven():
+    # immediate: seat 1 (7C QH) plays 7C unannounced: it draws AH AD at once, before the
+    # 7 makes seat 0 draw KS (§2.9). Seat 0 (6C 6S KS): 6C, again 6S (announced), again KS.
+    b, r, _ = run("classic", 2, [["6C", "6S"], ["7C", "QH"]], "KC", ["AH", "AD", "KS"],
+                  strategies=[G, F], last_card_penalty="immediate")
+    assert b == ["play 1 7C", "draw 1 AH penalty", "draw 1 AD penalty", "draw 0 KS seven",
+                 "play 0 6C", "play 0 6S !", "play 0 KS", "end out 0"]
+    assert r["points"] == [0, 12]
+
+
+def test_penalty_immediate_before_the_six_play_again():
+    # immediate: seat 1 (6C QD) plays 6C unannounced and draws 6D KD at once; only then
+    # does it play again: the 6D it just drew is its only legal card on C/6 (§2.9).
+    b, r, _ = run("classic", 2, [["KH", "KS"], ["6C", "QD"]], "KC", ["6D", "KD"],
+                  strategies=[G, F], last_card_penalty="immediate")
+    assert b[:4] == ["play 1 6C", "draw 1 6D penalty", "draw 1 KD penalty", "play 1 6D"]
+
+
+def test_penalty_immediate_before_the_five():
+    # immediate: seat 1 (5C QH) plays 5C unannounced: AH AD first, then the 5's draw (KS).
+    b, r, _ = run("classic", 2, [["KD", "JD"], ["5C", "QH"]], "KC", ["AH", "AD", "KS"],
+                  strategies=[G, F], last_card_penalty="immediate")
+    assert b[:4] == ["play 1 5C", "draw 1 AH penalty", "draw 1 AD penalty", "draw 0 KS five"]
+
+
+@pytest.mark.parametrize("preset, knobs", [
+    ("classic", {"last_card_penalty": "immediate", "six_exempt": True}),
+    ("serbian", {}),
+])
+def test_six_exempt(preset, knobs):
+    # Seat 1 (QC 6H) plays QC, leaving a lone 6, unannounced: exempt, no penalty.
+    # Seat 0 (QH KH): QH -> seat 1 plays 6H, its last card: Cooper (AC) -> seat 0: KH out.
+    b, r, _ = run(preset, 2, [["QH", "KH"], ["QC", "6H"]], "KC", strategies=[G, F], **knobs)
+    assert b == ["play 1 QC", "play 0 QH !", "play 1 6H", "draw 1 AC cooper", "play 0 KH",
+                 "end out 0"]
+    assert r["points"] == [0, 1]
+
+
+def test_six_not_exempt():
+    # Same deal without six_exempt: the missed call costs two cards at once (AC AD).
+    # Seat 1 (6H AC AD) later plays 6H, cannot follow it: six_fail draw AH.
+    b, r, _ = run("classic", 2, [["QH", "KH"], ["QC", "6H"]], "KC", strategies=[G, F],
+                  last_card_penalty="immediate")
+    assert b == ["play 1 QC", "draw 1 AC penalty", "draw 1 AD penalty", "play 0 QH !",
+                 "play 1 6H", "draw 1 AH six_fail", "play 0 KH", "end out 0"]
+    assert r["points"] == [0, 3]
+
+
+# ====================================================================== §2.4 pressures
+@pytest.mark.parametrize("before, first, second", [(0, 5, 10), (2, 20, 40)])
+def test_pressures_double_and_dead_hand(before, first, second):
+    # 2 players, 1 card each, empty stock. Seat 1 plays 2C, its last card (count 2).
+    # Seat 0 (QH) must draw 2: stock empty -> pressure (5 * 2^k); the pile below the top
+    # card (the upcard KC) becomes the stock; it draws KC. Second card: stock and pile
+    # below the top both empty -> pressure again (doubled), the draw stops, hand `dead`,
+    # out null (§2.4, §2.9).
+    b, r, ev = run("classic", 2, [["QH"], ["2C"]], "KC", [], full_stock=False,
+                   pressures=[before, 0])
+    assert b == ["play 1 2C", f"pressure 0 {first}", "draw 0 KC count",
+                 f"pressure 0 {second} dead", "end dead None"]
+    assert "stock" not in [e for e in ev if e["ev"] == "pressure"][-1]
+    assert r["reason"] == "dead" and r["out"] is None
+    assert r["points"] == [20, 0]
+    assert r["totals"] == [20 + first + second, 0]
+    assert r["pressures"] == [2, 0]
+
+
+@pytest.mark.parametrize("partnerships, scope, second, totals", [
+    # teams 0+2 / 1+3: the team's second pressure doubles -> 10
+    (True, "team", 10, [115, 50, 115, 50]),
+    # per seat: seat 0's first pressure -> 5
+    (True, "seat", 5, [110, 50, 110, 50]),
+    # without partnerships both mean per seat
+    (False, "team", 5, [55, 0, 55, 50]),
+])
+def test_pressure_scope(partnerships, scope, second, totals):
+    # 4 players, empty stock, upcard 6D. Seat 1 (6C 5C): 6C, again 5C (last card).
+    # The 5: seat 2 draws -> pressure (5); pile below the top = 6D 6C becomes the stock
+    # (5C stays on top); seats 2 and 3 draw those two (order shuffled; both worth 30).
+    # Seat 0: nothing left below the top -> pressure, hand dead.
+    b, r, ev = run("classic", 4, [["TH", "TS"], ["6C", "5C"], ["QH", "KH"], ["QS", "KS"]],
+                   "6D", [], full_stock=False, partnerships=partnerships,
+                   pressure_scope=scope)
+    assert b[:3] == ["play 1 6C !", "play 1 5C", "pressure 2 5"]
+    assert sorted([e for e in ev if e["ev"] == "pressure"][0]["stock"]) == ["6C", "6D"]
+    assert [x.rsplit(" ", 2)[0] for x in b[3:5]] == ["draw 2", "draw 3"]
+    assert {x.split()[2] for x in b[3:5]} == {"6C", "6D"}
+    assert b[5:] == [f"pressure 0 {second} dead", "end dead None"]
+    assert r["points"] == [50, 0, 50, 50]
+    assert r["totals"] == totals
