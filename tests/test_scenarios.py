@@ -459,3 +459,228 @@ def test_pressure_scope(partnerships, scope, second, totals):
     assert b[5:] == [f"pressure 0 {second} dead", "end dead None"]
     assert r["points"] == [50, 0, 50, 50]
     assert r["totals"] == totals
+
+
+# ====================================================================== §2.6 upcard rules
+@pytest.mark.parametrize("upcard, call, seat1", [
+    ("8H", "C", "KC"),  # any suit; blind -> the first, C (a sighted dealer holding QH calls H)
+    ("9H", "D", "KD"),  # a 9: its own colour (red), blind -> D
+    ("9S", "C", "KC"),  # black -> C
+])
+def test_upcard_call_only_blind_call(upcard, call, seat1):
+    # call_only: the dealer names a suit for an upcard 8 or 9 before seeing its cards.
+    b, r, _ = run("classic", 2, [["QH"], [seat1]], upcard)
+    assert b == [f"call 0 {call}", f"play 1 {seat1}", "end out 1"]
+
+
+def test_upcard_call_only_nine_own_colour_under_covered():
+    # An upcard 9 is called in its own colour under every rule (§2.9), nine_colour=covered
+    # included: 9D -> red suits, blind -> D.
+    b, r, _ = run("classic", 2, [["QS"], ["KD"]], "9D", nine_colour="covered")
+    assert b == ["call 0 D", "play 1 KD", "end out 1"]
+
+
+@pytest.mark.parametrize("upcard", ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "TC", "JC", "QC"])
+def test_upcard_call_only_no_other_effect(upcard):
+    # call_only: no count, skip, draws, dealer turn or reversal: seat 1 (dealer's left)
+    # simply plays KC and is out.
+    b, r, _ = run("classic", 3, [["KH"], ["KC"], ["KS"]], upcard)
+    assert b == ["play 1 KC", "end out 1"]
+
+
+def test_upcard_as_played_two_starts_a_count():
+    # as_played: an upcard 2 is a count the dealer's left must answer. Seat 1 (KH) has no
+    # 2 or A: draws 2; seat 0 then plays normally on the 2C: QC -> out.
+    b, r, _ = run("classic", 2, [["QC"], ["KH"]], "2C", ["JH", "JS"], upcard_rule="as_played")
+    assert b == ["draw 1 JH count", "draw 1 JS count", "play 0 QC", "end out 0"]
+    assert r["points"] == [0, 30]
+
+
+def test_upcard_as_played_two_answered():
+    # Seat 1 (AC) answers with its last card (count 3); seat 0 (QD) draws the 3 -> out 1.
+    b, r, _ = run("classic", 2, [["QD"], ["AC"]], "2C", ["JH", "JS", "TH"],
+                  upcard_rule="as_played")
+    assert b == ["play 1 AC", "draw 0 JH count", "draw 0 JS count", "draw 0 TH count",
+                 "end out 1"]
+
+
+def test_upcard_as_played_four_skips_dealers_left():
+    b, r, _ = run("classic", 3, [["JH"], ["KC"], ["QC"]], "4C", upcard_rule="as_played")
+    assert b == ["play 2 QC", "end out 2"]
+    # 2 players: the dealer's left is skipped, the dealer plays first
+    b, r, _ = run("classic", 2, [["QC"], ["KC"]], "4C", upcard_rule="as_played")
+    assert b == ["play 0 QC", "end out 0"]
+
+
+def test_upcard_as_played_five():
+    # Every player but the dealer draws one, from the dealer's left: seat 1 QD, seat 2 KD.
+    # Seat 1 (QC QD): QC -> seat 2 (KH KD) cannot play on C/Q: AC -> seat 0 (JS): AD ->
+    # seat 1 (QD): out.
+    b, r, _ = run("classic", 3, [["JS"], ["QC"], ["KH"]], "5C", ["QD", "KD"],
+                  upcard_rule="as_played")
+    assert b == ["draw 1 QD five", "draw 2 KD five", "play 1 QC !", "draw 2 AC cant_play",
+                 "draw 0 AD cant_play", "play 1 QD", "end out 1"]
+    assert r["points"] == [11, 0, 21]
+
+
+def test_upcard_as_played_six_dealer_plays_first():
+    # The dealer takes a turn first (a play step on the 6), then the dealer's left.
+    b, r, _ = run("classic", 2, [["QC", "KH"], ["KC", "JH"]], "6C", upcard_rule="as_played")
+    assert b == ["play 0 QC !", "play 1 KC !", "play 0 KH", "end out 0"]
+
+
+def test_upcard_as_played_six_fail():
+    # The dealer (KH) cannot play on the 6C: draws with six_fail (§2.9); then seat 1.
+    b, r, _ = run("classic", 2, [["KH"], ["QC"]], "6C", upcard_rule="as_played")
+    assert b == ["draw 0 AC six_fail", "play 1 QC", "end out 1"]
+
+
+@pytest.mark.parametrize("target, b_expected", [
+    # across with 4 players: the player after next from the dealer = seat 2
+    ("across", ["draw 2 AH seven", "play 1 QC", "end out 1"]),
+    # next: seat 1 draws AH, then plays QC (AH is not legal) -> seat 2: KC -> out
+    ("next", ["draw 1 AH seven", "play 1 QC !", "play 2 KC", "end out 2"]),
+])
+def test_upcard_as_played_seven(target, b_expected):
+    b, r, _ = run("classic", 4, [["KD"], ["QC"], ["KC"], ["KS"]], "7C", ["AH"],
+                  upcard_rule="as_played", seven_target=target, partnerships=False)
+    assert b == b_expected
+
+
+@pytest.mark.parametrize("upcard, dealer_card, call, seat1", [
+    ("8C", "QH", "H", "KH"),   # the dealer has seen its hand: calls hearts
+    ("9C", "QS", "S", "KS"),   # a 9: own colour (black), holds a spade
+    ("9D", "QH", "H", "KH"),
+])
+@pytest.mark.parametrize("colour", ["own", "covered"])
+def test_upcard_as_played_wild_sighted_call(upcard, dealer_card, call, seat1, colour):
+    b, r, _ = run("classic", 2, [[dealer_card], [seat1]], upcard, upcard_rule="as_played",
+                  nine_colour=colour)
+    assert b == [f"call 0 {call}", f"play 1 {seat1}", "end out 1"]
+
+
+def test_upcard_as_played_ten_reverses():
+    # 3 players: reversed, the dealer's right (seat 2) plays first.
+    b, r, _ = run("classic", 3, [["KH"], ["KC"], ["QC"]], "TC", upcard_rule="as_played")
+    assert b == ["play 2 QC", "end out 2"]
+
+
+def test_upcard_as_played_jack_classic():
+    # Not listed in §2.6, but "the upcard counts as played by the dealer, with its effect":
+    # a classic J with 2 players makes the other player (seat 1) draw. Seat 1 (QC AH):
+    # QC -> seat 0 (KC): out.
+    b, r, _ = run("classic", 2, [["KC"], ["QC"]], "JC", ["AH"], upcard_rule="as_played")
+    assert b == ["draw 1 AH jack", "play 1 QC !", "play 0 KC", "end out 0"]
+
+
+@pytest.mark.parametrize("upcard, card", [("AC", "KC"), ("3C", "KC"), ("QC", "KC"),
+                                          ("KC", "QC")])
+def test_upcard_as_played_no_effect(upcard, card):
+    b, r, _ = run("classic", 3, [["KH"], [card], ["KS"]], upcard, upcard_rule="as_played")
+    assert b == [f"play 1 {card}", "end out 1"]
+
+
+def test_upcard_serbian_eight_blind_call():
+    # serbian: an 8 is called before the dealer sees its cards (blind -> C, though it
+    # holds only hearts).
+    b, r, _ = run("classic", 2, [["QH"], ["KC"]], "8H", upcard_rule="serbian")
+    assert b == ["call 0 C", "play 1 KC", "end out 1"]
+
+
+def test_upcard_serbian_nine_no_call():
+    # serbian: a 9 upcard is not called; seat 1 plays on hearts.
+    b, r, _ = run("classic", 2, [["QC"], ["KH"]], "9H", upcard_rule="serbian")
+    assert b == ["play 1 KH", "end out 1"]
+
+
+@pytest.mark.parametrize("preset, knobs, draws", [
+    ("classic", {"upcard_rule": "serbian"}, ["JH", "JS"]),   # pips: 2
+    ("serbian", {}, ["JH"]),                                  # count_value cards: 1
+])
+def test_upcard_serbian_two_starts_a_count(preset, knobs, draws):
+    b, r, _ = run(preset, 2, [["QC"], ["KH"]], "2C", ["JH", "JS"], **knobs)
+    assert b == [f"draw 1 {c} count" for c in draws] + ["play 0 QC", "end out 0"]
+
+
+@pytest.mark.parametrize("upcard", ["AC", "4C", "5C", "6C", "7C", "TC", "JC"])
+def test_upcard_serbian_no_other_effect(upcard):
+    b, r, _ = run("classic", 3, [["KH"], ["KC"], ["KS"]], upcard, upcard_rule="serbian")
+    assert b == ["play 1 KC", "end out 1"]
+
+
+# ====================================================================== §2.7 out rules
+COUNT_BACK_DEAL = dict(hands=[["2H", "AH"], ["6C", "2C"]], upcard="KC",
+                       stock=["KH", "KS", "QH", "QS"])
+COUNT_BACK_START = ["play 1 6C !", "play 1 2C", "play 0 2H !", "draw 1 KH count",
+                    "draw 1 KS count", "draw 1 QH count", "draw 1 QS count"]
+
+
+def test_out_after_effects_count_back():
+    # Seat 1 (6C 2C): 6C, again 2C, its last card: a count of 2. Seat 0 (2H AH) answers
+    # with 2H (20 > A 1): count 4. The count comes back to seat 1, which has no cards and
+    # draws 4: it is no longer out -> the hand ends at once, `count_back`, nobody out.
+    d = COUNT_BACK_DEAL
+    b, r, _ = run("classic", 2, d["hands"], d["upcard"], d["stock"])
+    assert b == COUNT_BACK_START + ["end count_back None"]
+    assert r["points"] == [1, 40]
+
+
+def test_out_may_return():
+    # may_return: the player who was out draws the count and the hand goes on: seat 0
+    # (AH) plays on the 2H (suit H) and is out.
+    d = COUNT_BACK_DEAL
+    b, r, _ = run("classic", 2, d["hands"], d["upcard"], d["stock"], out_rule="may_return")
+    assert b == COUNT_BACK_START + ["play 0 AH", "end out 0"]
+    assert r["points"] == [0, 40]
+
+
+def test_out_immediate_count():
+    # immediate: the hand ends the moment seat 1 holds no cards; the 2 starts nothing.
+    d = COUNT_BACK_DEAL
+    b, r, _ = run("classic", 2, d["hands"], d["upcard"], d["stock"], out_rule="immediate")
+    assert b == ["play 1 6C !", "play 1 2C", "end out 1"]
+    assert r["points"] == [21, 0]
+
+
+@pytest.mark.parametrize("card", ["5C", "7C", "JC", "4C", "TC"])
+def test_out_immediate_last_card_has_no_effect(card):
+    b, r, _ = run("classic", 3, [["KH"], [card], ["KS"]], "QC", ["AH"], out_rule="immediate")
+    assert b == [f"play 1 {card}", "end out 1"]
+    assert r["points"] == [10, 0, 10]
+
+
+@pytest.mark.parametrize("out_rule", ["after_effects", "may_return"])
+def test_several_players_empty_during_one_count(out_rule):
+    # 3 players. Seat 1 plays 2C (last card, count 2), seat 2 answers with AC (its last
+    # card, count 3), seat 0 (KH) draws 3. Both seats 1 and 2 still hold no cards: both
+    # score 0, `out` names the first of them (§2.7).
+    b, r, _ = run("classic", 3, [["KH"], ["2C"], ["AC"]], "KC", ["QH", "QS", "QD"],
+                  out_rule=out_rule)
+    assert b == ["play 1 2C", "play 2 AC", "draw 0 QH count", "draw 0 QS count",
+                 "draw 0 QD count", "end out 1"]
+    assert r["points"] == [40, 0, 0]
+
+
+@pytest.mark.parametrize("out_rule", ["after_effects", "may_return"])
+def test_first_out_draws_the_count_second_stays_out(out_rule):
+    # 2 players. Seat 1 plays 2C (last card), seat 0 answers with 2H (its last card,
+    # count 4). Seat 1 draws the 4 and is no longer out; seat 0 still holds nothing ->
+    # the hand ends `out` for seat 0 (§2.9), under may_return too.
+    b, r, _ = run("classic", 2, [["2H"], ["2C"]], "KC", ["QH", "QS", "QD", "QC"],
+                  out_rule=out_rule)
+    assert b == ["play 1 2C", "play 0 2H", "draw 1 QH count", "draw 1 QS count",
+                 "draw 1 QD count", "draw 1 QC count", "end out 0"]
+    assert r["points"] == [0, 40]
+
+
+def test_out_with_a_two_drawn_by_the_other():
+    # after_effects: seat 1's last card 2C starts a count; seat 0 (KH) draws it -> out 1.
+    b, r, _ = run("classic", 2, [["KH"], ["2C"]], "KC", ["QH", "QS"])
+    assert b == ["play 1 2C", "draw 0 QH count", "draw 0 QS count", "end out 1"]
+    assert r["points"] == [30, 0]
+
+
+def test_wild_as_last_card_carries_no_call():
+    b, r, ev = run("classic", 2, [["KH"], ["8D"]], "KC")
+    assert b == ["play 1 8D", "end out 1"]
+    assert [e for e in ev if e["ev"] == "play"][0]["suit"] is None
