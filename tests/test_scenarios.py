@@ -684,3 +684,241 @@ def test_wild_as_last_card_carries_no_call():
     b, r, ev = run("classic", 2, [["KH"], ["8D"]], "KC")
     assert b == ["play 1 8D", "end out 1"]
     assert [e for e in ev if e["ev"] == "play"][0]["suit"] is None
+
+
+# ====================================================================== other knobs
+def test_remove_ranks():
+    # remove_ranks=QK: a 44-card deck; the stock never holds a Q or a K.
+    # Seat 1 plays JC, its last card: a classic J with 2 players makes seat 0 draw the
+    # stock's first card, AC (the stock after the deal is in card order).
+    b, r, ev = run("classic", 2, [["JD"], ["JC"]], "TC", remove_ranks="QK")
+    assert b == ["play 1 JC", "draw 0 AC jack", "end out 1"]
+    deal = ev[0]
+    cards = [c for h in deal["hands"] for c in h] + [deal["upcard"]] + deal["stock"]
+    assert len(cards) == len(set(cards)) == 44
+    assert not any(c[0] in "QK" for c in cards)
+
+
+@pytest.mark.parametrize("preset", ["crazy-eights", "very-crazy-eights"])
+def test_remove_ranks_crazy_eights(preset):
+    b, r, ev = run(preset, 2, [["JD"], ["JC"]], "TC", remove_ranks="A2", hand_size=1)
+    deal = ev[0]
+    cards = [c for h in deal["hands"] for c in h] + [deal["upcard"]] + deal["stock"]
+    assert len(cards) == len(set(cards)) == 44
+    assert not any(c[0] in "A2" for c in cards)
+
+
+def test_draw_when_able_crates():
+    # 5 players, 1 card each; the dealer's left holds QC, legal on KC. With `random`, whose
+    # options are that card and (only where draw_when_able) a voluntary draw.
+    def first_events(dwa):
+        out = []
+        for dealer in range(5):
+            first = (dealer + 1) % 5
+            hands = [["KH"], ["KS"], ["KD"], ["JH"], ["JD"]]
+            hands[first] = ["QC"]
+            b, r, _ = run("classic", 5, hands, "KC", ["AH"], dealer=dealer,
+                          strategies=["random"] * 5, draw_when_able=dwa)
+            out.append((first, b[0]))
+        return out
+
+    # default false: the legal card must be played
+    assert all(e == f"play {s} QC" for s, e in first_events(False))
+    # true: either play it or draw voluntarily (and the random streams do both here)
+    got = first_events(True)
+    assert all(e in (f"play {s} QC", f"draw {s} AH voluntary") for s, e in got)
+    assert any(e.endswith("voluntary") for _, e in got)
+    assert any(e.startswith("play") for _, e in got)
+
+
+def test_draw_when_able_greedy_never_draws_by_choice():
+    b, r, _ = run("classic", 3, [["6S", "QC"], ["KC", "AC"], ["3C", "5D"]], "JC",
+                  draw_when_able=True)
+    assert b == ["play 1 KC !", "play 2 3C !", "play 0 QC !", "play 1 AC", "end out 1"]
+
+
+def test_cap_crates_scored_from_cards_held():
+    # max_turns_per_hand=2: seat 1 plays QC (QC and KD both legal, both 10: the first),
+    # seat 0 draws AC -> 2 plays + draws: the hand ends `cap`, scored from the cards held.
+    b, r, _ = run("classic", 2, [["KH", "KS"], ["QC", "KD"]], "KC", max_turns_per_hand=2)
+    assert b == ["play 1 QC !", "draw 0 AC cant_play", "end cap None"]
+    assert r["points"] == [21, 10]
+
+
+def test_cap_crazy_eights_scores_zero():
+    b, r, _ = run("crazy-eights", 2, [["KH", "KS"], ["QC", "KD"]], "KC", hand_size=2,
+                  max_turns_per_hand=1)
+    assert b == ["play 1 QC", "end cap None"]
+    assert r["points"] == [0, 0] and r["totals"] == [0, 0]
+
+
+def test_partnership_totals():
+    # 4 players, partnerships (classic default): seat 1 plays QC, its last card; the teams
+    # 0+2 and 1+3 add their hand scores; both partners show the team total.
+    b, r, _ = run("classic", 4, [["KH"], ["QC"], ["5H"], ["TH"]], "KC")
+    assert b == ["play 1 QC", "end out 1"]
+    assert r["points"] == [10, 0, 30, 25]
+    assert r["totals"] == [40, 25, 40, 25]
+
+
+def test_starting_totals_carry():
+    b, r, _ = run("classic", 2, [["KH"], ["QC"]], "KC", totals=[7, 3])
+    assert r["totals"] == [17, 3]
+
+
+# ====================================================================== §3 Crazy Eights
+MUST_PLAY_SEQ = ["draw 1 5S cant_play", "draw 1 4H cant_play", "draw 1 3C cant_play",
+                 "play 1 3C", "play 0 3S", "play 1 5S", "play 0 KS", "end out 0"]
+
+
+@pytest.mark.parametrize("rule, seq, points", [
+    # must_play: seat 1 (QH JD) draws until it holds a legal card (5S 4H 3C), plays 3C.
+    # Seat 0 (KS 3S): 3S (rank 3) -> seat 1: 5S (suit S) -> seat 0: KS -> out.
+    # Seat 1 holds QH JD 4H = 24; the winner scores that (one other player).
+    ("must_play", MUST_PLAY_SEQ, 24),
+    # unlimited: a player who cannot play also draws until it can (greedy never draws by
+    # choice), the same hand.
+    ("unlimited", MUST_PLAY_SEQ, 24),
+    # one: one card and the turn ends. Seat 0: KS (rank K) -> seat 1 (QH JD 5S): 5S ->
+    # seat 0 (3S): out. Seat 1 holds QH JD = 20.
+    ("one", ["draw 1 5S cant_play", "play 0 KS", "play 1 5S", "play 0 3S", "end out 0"], 20),
+])
+def test_crazy_eights_draw_rules(rule, seq, points):
+    b, r, _ = run("crazy-eights", 2, [["KS", "3S"], ["QH", "JD"]], "KC", ["5S", "4H", "3C"],
+                  hand_size=2, draw_rule=rule)
+    assert b == seq
+    assert r["points"] == [points, 0] and r["totals"] == [points, 0]
+
+
+@pytest.mark.parametrize("rule", ["must_play", "one", "unlimited"])
+def test_crazy_eights_pass_and_block(rule):
+    # Empty stock, nobody can play: each player passes; a full round of passes blocks the
+    # hand, nobody scores.
+    b, r, _ = run("crazy-eights", 2, [["JD"], ["QH"]], "KC", [], hand_size=1,
+                  full_stock=False, draw_rule=rule)
+    assert b == ["pass 1", "pass 0", "end block None"]
+    assert r["points"] == [0, 0] and r["totals"] == [0, 0]
+
+
+@pytest.mark.parametrize("rule, seq", [
+    # must_play: a forced draw takes what the stock still has (5S), then seat 1 passes
+    ("must_play", ["draw 1 5S cant_play", "pass 1", "pass 0", "end block None"]),
+    # one: the draw ends the turn; seat 0 passes, seat 1 (QH 5S) passes: blocked
+    ("one", ["draw 1 5S cant_play", "pass 0", "pass 1", "end block None"]),
+])
+def test_crazy_eights_last_card_of_stock_then_block(rule, seq):
+    b, r, _ = run("crazy-eights", 2, [["JD"], ["QH"]], "KC", ["5S"], hand_size=1,
+                  full_stock=False, draw_rule=rule)
+    assert b == seq
+
+
+@pytest.mark.parametrize("players, others, points", [
+    (3, ["9H", "4D"], 7),     # (9 + 4) / 2 = 6.5 -> 7 (half up)
+    (3, ["KH", "4D"], 7),     # (10 + 4) / 2 = 7
+    (3, ["8H", "AD"], 26),    # (50 + 1) / 2 = 25.5 -> 26
+    (4, ["KH", "4D", "AS"], 5),  # (10 + 4 + 1) / 3 = 5
+    (4, ["KH", "4D", "2S"], 5),  # 16 / 3 = 5.33 -> 5
+    (4, ["KH", "4D", "3S"], 6),  # 17 / 3 = 5.67 -> 6
+])
+def test_crazy_eights_winner_scores_the_average(players, others, points):
+    # Seat 1 plays QC, its only card, and is out.
+    it = iter(others)
+    hands = [["QC"] if q == 1 else [next(it)] for q in range(players)]
+    b, r, _ = run("crazy-eights", players, hands, "KC", hand_size=1)
+    assert b == ["play 1 QC", "end out 1"]
+    expect = [0] * players
+    expect[1] = points
+    assert r["points"] == expect and r["totals"] == expect
+
+
+def test_crazy_eights_upcard_eight_keeps_its_suit():
+    # The upcard has no effect: an 8 is not called, its own suit (H) stays current.
+    b, r, _ = run("crazy-eights", 2, [["KC"], ["QH"]], "8H", hand_size=1)
+    assert b == ["play 1 QH", "end out 1"]
+
+
+def test_crazy_eights_eight_calls_any_suit():
+    # Seat 1 (8D QH): 8D (50 > Q 10) calls H, the suit it holds. Seat 0 (TH AC): TH only
+    # -> seat 1: QH -> out; seat 0 holds AC = 1.
+    b, r, _ = run("crazy-eights", 2, [["TH", "AC"], ["8D", "QH"]], "KC", hand_size=2)
+    assert b == ["play 1 8D H", "play 0 TH", "play 1 QH", "end out 1"]
+    assert r["points"] == [0, 1]
+
+
+def test_crazy_eights_special_cards_are_plain():
+    # In plain Crazy Eights a J does not skip: seat 1 (JC QD): JC -> seat 2 (QC 4S): QC
+    # -> seat 0 (KH KS) cannot play: draws AC (must_play: AC is legal, plays it)...
+    b, r, _ = run("crazy-eights", 3, [["KH", "KS"], ["JC", "QD"], ["QC", "4S"]], "KC",
+                  hand_size=2)
+    assert b[:3] == ["play 1 JC", "play 2 QC", "draw 0 AC cant_play"]
+
+
+# ====================================================================== §3 Very Crazy Eights
+TWO_RUN = ["play 1 2C", "play 0 2H", "draw 1 3C vce_two", "draw 1 3D vce_two",
+           "draw 1 4C vce_two", "draw 1 4D vce_two", "play 0 5H", "end out 0"]
+
+
+@pytest.mark.parametrize("rule", ["must_play", "one", "unlimited"])
+def test_vce_run_of_twos(rule):
+    # Seat 1 (2C QD): 2C. Seat 0 (2H 5H) holds a 2: must play it under must_play (greedy
+    # also plays it where it may take the cards): a run of two 2s -> seat 1 (QD) has no 2,
+    # draws 4 and its turn is over. Seat 0 (5H) plays on the 2H -> out.
+    # Seat 1 holds QD 3C 3D 4C 4D = 10 + 3 + 3 + 4 + 4.
+    b, r, _ = run("very-crazy-eights", 2, [["2H", "5H"], ["2C", "QD"]], "KC",
+                  ["3C", "3D", "4C", "4D"], hand_size=2, draw_rule=rule)
+    assert b == TWO_RUN
+    assert r["points"] == [24, 0]
+
+
+def test_vce_two_run_stops_on_empty_stock():
+    # A forced draw stops when the stock is empty (2 of the 4 cards), no pressure.
+    b, r, _ = run("very-crazy-eights", 2, [["2H", "5H"], ["2C", "QD"]], "KC", ["3C", "3D"],
+                  hand_size=2, full_stock=False)
+    assert b == ["play 1 2C", "play 0 2H", "draw 1 3C vce_two", "draw 1 3D vce_two",
+                 "play 0 5H", "end out 0"]
+    assert r["points"] == [16, 0]
+
+
+def test_vce_jack_skips():
+    # 3 players. Seat 1 (JC QD): JC skips seat 2 -> seat 0 (QC 4S): QC -> seat 1 (QD): QD
+    # (rank Q) -> out. Others: KH KS 20, 4S 4 -> 24 / 2 = 12.
+    b, r, _ = run("very-crazy-eights", 3, [["QC", "4S"], ["JC", "QD"], ["KH", "KS"]], "KC",
+                  hand_size=2)
+    assert b == ["play 1 JC", "play 0 QC", "play 1 QD", "end out 1"]
+    assert r["points"] == [0, 12, 0]
+
+
+def test_vce_king_reverses():
+    # 3 players. Seat 1 (KD QH) on KC: KD (rank) reverses -> seat 0 (QD 4S): QD -> seat 2
+    # (QC 5S): QC -> seat 1 (QH): out. Others: 4 + 5 = 9 / 2 = 4.5 -> 5.
+    b, r, _ = run("very-crazy-eights", 3, [["QD", "4S"], ["KD", "QH"], ["QC", "5S"]], "KC",
+                  hand_size=2)
+    assert b == ["play 1 KD", "play 0 QD", "play 2 QC", "play 1 QH", "end out 1"]
+    assert r["points"] == [0, 5, 0]
+
+
+def test_vce_queen_of_spades_draws_five():
+    # 3 players. Seat 1 (QS 4D) on KS: QS -> seat 2 draws five, its turn is over -> seat 0
+    # (QD 5H): QD (rank Q) -> seat 1 (4D): out.
+    # Seat 2: KH 7H AC AD AH AS 2C = 10 + 7 + 1 + 1 + 1 + 1 + 2 = 23; seat 0: 5H -> 28 / 2.
+    b, r, _ = run("very-crazy-eights", 3, [["QD", "5H"], ["QS", "4D"], ["KH", "7H"]], "KS",
+                  ["AC", "AD", "AH", "AS", "2C"], hand_size=2)
+    assert b == (["play 1 QS"] + [f"draw 2 {c} vce_queen" for c in ["AC", "AD", "AH", "AS", "2C"]]
+                 + ["play 0 QD", "play 1 4D", "end out 1"])
+    assert r["points"] == [0, 14, 0]
+
+
+@pytest.mark.parametrize("card, upcard", [("2C", "KC"), ("QS", "KS"), ("JC", "KC"),
+                                          ("KC", "QC")])
+def test_vce_last_card_has_no_effect(card, upcard):
+    b, r, _ = run("very-crazy-eights", 2, [["7H"], [card]], upcard, hand_size=1)
+    assert b == [f"play 1 {card}", "end out 1"]
+    assert r["points"] == [0, 7]
+
+
+@pytest.mark.parametrize("upcard", ["2C", "JC", "QS"])
+def test_vce_upcard_has_no_effect(upcard):
+    # 3 players: no run for seat 1 to answer, no skip, no five cards.
+    b, r, _ = run("very-crazy-eights", 3, [["7H"], ["KC" if upcard != "QS" else "KS"], ["7D"]],
+                  upcard, hand_size=1)
+    assert b == [f"play 1 {'KC' if upcard != 'QS' else 'KS'}", "end out 1"]
