@@ -922,3 +922,139 @@ def test_vce_upcard_has_no_effect(upcard):
     b, r, _ = run("very-crazy-eights", 3, [["7H"], ["KC" if upcard != "QS" else "KS"], ["7D"]],
                   upcard, hand_size=1)
     assert b == [f"play 1 {'KC' if upcard != 'QS' else 'KS'}", "end out 1"]
+
+
+# ====================================================================== more edge cases
+def _first_player_events(preset, players, stock, n_events, **knobs):
+    """For each dealer: (first player, its first events) when it holds only QC (legal on
+    KC) and everyone else one unplayable card; all seats play `random`."""
+    fillers = ["KH", "KS", "KD", "JH", "JD", "JS", "TH"]
+    out = []
+    for dealer in range(players):
+        first = (dealer + 1) % players
+        hands = [[fillers[q]] for q in range(players)]
+        hands[first] = ["QC"]
+        b, r, _ = run(preset, players, hands, "KC", stock, dealer=dealer,
+                      strategies=["random"] * players, full_stock=False, **knobs)
+        out.append((first, b[:n_events]))
+    return out
+
+
+@pytest.mark.parametrize("rule, knobs", [("unlimited", {}), ("one", {"draw_when_able": True})])
+def test_crazy_eights_may_pass_on_empty_stock_when_able(rule, knobs):
+    # Where a voluntary draw is allowed, a player with an empty stock may pass instead of
+    # playing its legal card (§3); random takes both options across these seats.
+    got = _first_player_events("crazy-eights", 7, [], 1, hand_size=1, draw_rule=rule, **knobs)
+    assert all(b[0] in (f"play {s} QC", f"pass {s}") for s, b in got)
+    assert {b[0].split()[0] for _, b in got} == {"play", "pass"}
+
+
+@pytest.mark.parametrize("rule, knobs", [("must_play", {}), ("one", {"draw_when_able": False})])
+def test_crazy_eights_must_play_when_able(rule, knobs):
+    got = _first_player_events("crazy-eights", 7, [], 1, hand_size=1, draw_rule=rule, **knobs)
+    assert all(b[0] == f"play {s} QC" for s, b in got)
+
+
+def test_crazy_eights_voluntary_draws():
+    # unlimited: a player holding a legal card may draw, and go on drawing, then play
+    # (or pass once the stock is empty); `one` with draw_when_able: one draw ends the turn.
+    for s, b in _first_player_events("crazy-eights", 7, ["AH", "AD"], 3, hand_size=1,
+                                     draw_rule="unlimited"):
+        if b[0] != f"play {s} QC":
+            assert b[0] == f"draw {s} AH voluntary"
+            assert b[1] in (f"draw {s} AD voluntary", f"play {s} QC")
+    for s, b in _first_player_events("crazy-eights", 7, ["AH", "AD"], 2, hand_size=1,
+                                     draw_rule="one", draw_when_able=True):
+        if b[0] != f"play {s} QC":
+            assert b[0] == f"draw {s} AH voluntary"
+            assert not b[1].startswith(f"draw {s}") and not b[1].startswith(f"play {s}")
+
+
+def test_six_play_again_allows_wilds():
+    # Seat 1 (6C 9H QH) on KC: 6C and 9H both 30, 6C first in the hand -> 6C; again on
+    # C/6 the only legal card is the wild 9H: called in its own colour, H (holds QH).
+    b, r, _ = run("classic", 2, [["KD", "KS", "AS"], ["6C", "9H", "QH"]], "KC")
+    assert b[:2] == ["play 1 6C", "play 1 9H H !"]
+
+
+@pytest.mark.parametrize("colour, call", [("covered", "C"), ("own", "D")])
+def test_nine_covered_uses_the_called_suit(colour, call):
+    # Seat 1 (8D QS KS): 8D calls S. Seat 0 (9H JC QC) on S/8: only 9H. covered: the
+    # colour of the current suit S (black): C or S, holds two clubs -> C. own: red, holds
+    # no red card -> D.
+    b, r, _ = run("classic", 2, [["9H", "JC", "QC"], ["8D", "QS", "KS"]], "KC",
+                  nine_colour=colour)
+    assert b[:2] == ["play 1 8D S", f"play 0 9H {call}"]
+
+
+@pytest.mark.parametrize("rule", ["call_only", "as_played", "serbian"])
+def test_upcard_nine_not_wild_no_call(rule):
+    b, r, _ = run("classic", 2, [["QH"], ["KC"]], "9C", upcard_rule=rule, nine_wild=False)
+    assert b == ["play 1 KC", "end out 1"]
+
+
+def test_forfeit_not_settled_after_cap():
+    # Penalties still owed are not drawn after a `cap` end (§2.9).
+    b, r, _ = run("classic", 2, [["KH", "KS"], ["QC", "5D"]], "KC", ["3S"],
+                  strategies=[G, F], last_card_penalty="forfeit", max_turns_per_hand=2)
+    assert b == ["play 1 QC", "draw 0 3S cant_play", "end cap None"]
+    assert r["points"] == [13, 30]  # KH KS 3S: the 3 covers a K
+
+
+def test_forfeit_not_settled_after_dead():
+    # 3 players, empty stock. Seat 1 (QC 5D) misses its call. Seat 2 (KH KS) cannot play:
+    # pressure, the upcard KC (below the top QC) is the new stock, it draws KC. Seat 0
+    # (JH JS) cannot play: pressure, nothing below the top -> dead. Seat 1's owed penalty
+    # is not drawn (§2.9).
+    b, r, _ = run("classic", 3, [["JH", "JS"], ["QC", "5D"], ["KH", "KS"]], "KC", [],
+                  full_stock=False, strategies=[G, F, G], last_card_penalty="forfeit")
+    assert b == ["play 1 QC", "pressure 2 5", "draw 2 KC cant_play", "pressure 0 5 dead",
+                 "end dead None"]
+    assert r["points"] == [20, 30, 30]
+    assert r["totals"] == [25, 30, 35]
+
+
+# ====================================================================== game-level knobs
+def _games(preset, players, n, **knobs):
+    from crates_sim.engine import run_games
+    return run_games(Rules.preset(preset, players, **knobs), [G] * players, 1, 0, n)
+
+
+def test_target_score_ends_the_game():
+    # target_score=1: the game ends after the first hand in which someone scores (only
+    # blocked hands, which score nothing, can come before it).
+    r = _games("crazy-eights", 3, 30, target_score=1)
+    h = r.hands
+    for game in set(h["game"].tolist()):
+        rows = h["game"] == game
+        last = h["hand"][rows].max()
+        before = rows & (h["hand"] < last)
+        assert (h["points"][before] == 0).all()
+        assert h["points"][rows & (h["hand"] == last)].max() >= 1
+
+
+def test_max_hands_ends_the_game():
+    r = _games("crazy-eights", 2, 20, max_hands=1, target_score=10**6)
+    assert (r.games["hands"] == 1).all()
+
+
+@pytest.mark.parametrize("value, dealers", [("0", {0}), ("random", {0, 1, 2, 3})])
+def test_first_dealer(value, dealers):
+    # Hand 1's dealer: seat 0, or a random seat; the deal then moves one seat left.
+    r = _games("classic", 4, 40, first_dealer=value)
+    h = r.hands
+    first = {}
+    for game, hand, dealer in zip(h["game"].tolist(), h["hand"].tolist(),
+                                  h["dealer"].tolist(), strict=True):
+        first.setdefault(game, (dealer - hand + 1) % 4)
+        assert dealer == (first[game] + hand - 1) % 4
+    assert set(first.values()) == dealers
+
+
+def test_hand_size_knob():
+    r = _games("crazy-eights", 3, 5, hand_size=7)
+    assert (r.hands["size"] == 7).all()
+    r = _games("crazy-eights", 3, 5)
+    assert (r.hands["size"] == 5).all()
+    r = _games("crazy-eights", 2, 5)
+    assert (r.hands["size"] == 7).all()
