@@ -1058,3 +1058,26 @@ def test_hand_size_knob():
     assert (r.hands["size"] == 5).all()
     r = _games("crazy-eights", 2, 5)
     assert (r.hands["size"] == 7).all()
+
+
+def test_forfeit_settled_at_hand_end_with_a_pressure():
+    # The forfeit deal with a stock that runs out exactly at the 5's draw (AC): the two
+    # penalty cards seat 1 still owes at the hand's end meet an empty stock: a pressure
+    # (pressures included, §2.5), the pile below the top 5D (KC QC 6C 6D) is reshuffled and
+    # seat 1 draws two of those; the hand still ends `out` for seat 1.
+    b, r, ev = run("classic", 2, [["KH", "KS"], ["QC", "5D"]], "KC",
+                   ["3S", "6C", "6D", "4H", "AC"], full_stock=False, strategies=[G, F],
+                   last_card_penalty="forfeit")
+    assert b[:9] == ["play 1 QC", "draw 0 3S cant_play", "draw 1 6C penalty",
+                     "draw 1 6D penalty", "draw 0 4H cant_play", "play 1 6C", "play 1 6D",
+                     "play 1 5D", "draw 0 AC five"]
+    assert b[9] == "pressure 1 5"
+    assert sorted([e for e in ev if e["ev"] == "pressure"][0]["stock"]) == ["6C", "6D", "KC",
+                                                                           "QC"]
+    drawn = [x.split()[2] for x in b[10:12]]
+    assert [x.split()[:2] + x.split()[3:] for x in b[10:12]] == [["draw", "1", "penalty"]] * 2
+    assert set(drawn) <= {"KC", "QC", "6C", "6D"}
+    assert b[12:] == ["end out 1"]
+    value = {"KC": 10, "QC": 10, "6C": 30, "6D": 30}
+    assert r["points"] == [24, sum(value[c] for c in drawn)]
+    assert r["totals"] == [24, r["points"][1] + 5]
