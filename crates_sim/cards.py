@@ -69,11 +69,15 @@ REASON_OUT, REASON_COUNT_BACK, REASON_DEAD, REASON_CAP, REASON_BLOCK = range(5)
 # A strategy sees `obs` (int64, layout below), its own hand, the discard pile since the
 # last reshuffle (public: every card in it was played face up) and its options.
 (O_SEAT, O_PLAYERS, O_PARTNER, O_DEALER, O_HAND, O_SIZE, O_TOP, O_SUIT, O_RANK, O_DIR,
- O_COUNT, O_STOCK_N, O_PHASE, O_CAN_DRAW, O_FAMILY, O_PLAYED, O_N_HANDS, O_HAND_N) = range(18)
-O_SEATS = 20  #: per-seat blocks start here, O_PER_SEAT values each:
-OS_HAND_N, OS_TOTAL, OS_PRESSURES, OS_LAST_CARD = range(4)
-O_PER_SEAT = 4
-OBS_LEN = O_SEATS + 7 * O_PER_SEAT
+ O_COUNT, O_STOCK_N, O_PHASE, O_CAN_DRAW, O_FAMILY, O_PLAYED, O_N_HANDS, O_HAND_N,
+ O_PASSES, O_OUT_SEQ) = range(20)
+O_SEATS = 20  #: per-seat blocks start here, O_PER_SEAT values each (all public):
+(OS_HAND_N, OS_TOTAL, OS_PRESSURES, OS_LAST_CARD, OS_OWE, OS_PRESS_K,
+ OS_OUT_ORDER) = range(7)
+O_PER_SEAT = 7
+#: a copy of the rules array (public knowledge), written once per game
+O_RULES = O_SEATS + 7 * O_PER_SEAT + 3
+OBS_LEN = O_RULES + RULES_LEN
 #: decision phases (obs[O_PHASE])
 PH_PLAY, PH_COUNT, PH_AGAIN, PH_CALL, PH_BLIND_CALL, PH_ANNOUNCE = range(6)
 

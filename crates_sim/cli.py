@@ -94,6 +94,25 @@ def trace(rules, strategies, seed, game, out):
 
 
 @cli.command()
+def strategies():
+    """List the built-in strategies, their parameters, and how to use your own.
+
+    \b
+    A spec is NAME or NAME:key=value:key=value, e.g.  greedy:forget=0.1
+    Your own: an @njit function in a .py file (or an importable module), named as
+      --strategies mybots.py:cautious,greedy,greedy,greedy
+    See docs/strategies.md for the interface and a worked example.
+    """
+    from .strategy import BUILTINS
+
+    for name, (_, description, params) in BUILTINS.items():
+        click.echo(f"{name:<11} {description}")
+        for key, (default, text) in params.items():
+            click.echo(f"{'':<11}   {key}={default:g}  {text}")
+    click.echo("\nYour own: FILE.py:FUNCTION or package.module:FUNCTION (see docs/strategies.md)")
+
+
+@cli.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
 def replay(log):
     """Print a game log from `crates trace` as a play-by-play.

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from . import cards as C
 from . import engine_nb as nb
 from .errors import CratesError
 from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
-from .strategy import resolve
+from .strategy import kernels_for, resolve
 
 PHASES = ("play", "count", "play again after a 6", "call", "upcard call", "announce")
 
@@ -40,11 +41,23 @@ class ChunkResult:
 
 def _illegal(rules, specs, seed, err):
     seat, phase, choice, hand, game = (int(x) for x in err[:5])
+    n_opts, top, suit, hand_n = int(err[8]), int(err[29]), int(err[30]), int(err[31])
+    opts = [int(x) for x in err[9:9 + n_opts]]
+    if phase in (3, 4):
+        shown = [C.SUITS[o] for o in opts]
+    elif phase == 5:
+        shown = ["no", "yes"]
+    else:
+        shown = [C.card_name(o) if o < 52 else ("draw" if o == C.ACTION_DRAW else "pass")
+                 for o in opts]
+    cards = " ".join(C.card_name(int(c)) for c in err[32:32 + hand_n])
     return CratesError(
-        f"strategy {specs[seat]!r} (seat {seat}) made an illegal choice {choice} when asked "
-        f"to {PHASES[phase]} in seed {seed}, game {game}, hand {hand}; "
-        f"replay with `crates trace --preset {rules.preset_name} --players {rules.players} "
-        f"--seed {seed} --game {game}` to see the position")
+        f"strategy {specs[seat]!r} (seat {seat}) made an illegal choice: it returned {choice} "
+        f"when asked to {PHASES[phase]}; the legal choices were indices 0..{n_opts - 1} = "
+        f"{', '.join(shown)}. It saw: top card {C.card_name(top)}, suit {C.SUITS[suit]}, its "
+        f"hand {cards or '(hidden)'}. Seed {seed}, game {game}, hand {hand}; see the position "
+        f"with `crates trace --preset {rules.preset_name} --players {rules.players} "
+        f"--strategies {','.join(specs)} --seed {seed} --game {game}`")
 
 
 def _rows_per_game(rules) -> int:
@@ -53,15 +66,28 @@ def _rows_per_game(rules) -> int:
     return 8 * rules.players  # typical; the kernel stops early if a chunk runs out
 
 
+def _compile_error(specs, exc) -> CratesError:
+    from .strategy import BUILTINS
+
+    users = [s for s in specs if s.split(":", 1)[0] not in BUILTINS or s.startswith("pimc")]
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    first = next((ln for ln in lines if not ln.startswith(("During", "Failed in"))), lines[0])
+    return CratesError(
+        f"strategy {', '.join(dict.fromkeys(users))} cannot be compiled by numba "
+        f"(a decision function takes (params, obs, hand, hand_n, pile, pile_n, options, "
+        f"n_options, rng, rng_row) and returns an int): {first[:300]}")
+
+
 def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     """Run the kernel until all n_games are played; returns the raw arrays."""
     R = rules.to_array()
     ids, params = resolve(specs)
+    kernels = kernels_for(specs)
     n = rules.players
     games_out = np.zeros((n_games * n, nb.N_GAME_FIELDS), dtype=np.int64)
     win_out = np.zeros(n_games * n, dtype=np.float64)
     stats = np.zeros(8, dtype=np.int64)
-    err = np.full(8, -1, dtype=np.int64)
+    err = np.full(80, -1, dtype=np.int64)
     log_on = 0 if log is None else 1
     if log is None:
         log = np.zeros(1, dtype=np.int32)
@@ -72,9 +98,12 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         left = n_games - done
         cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
         rows = np.zeros((cap, nb.N_HAND_FIELDS), dtype=np.int32)
-        played = nb.play_games_nb(R, ids, params, np.uint64(seed), game_start + done, left,
-                                  want_rows, games_out[done * n:], win_out[done * n:], rows,
-                                  log, log_on, stats, err)
+        try:
+            played = kernels.play_games_nb(R, ids, params, np.uint64(seed), game_start + done,
+                                           left, want_rows, games_out[done * n:],
+                                           win_out[done * n:], rows, log, log_on, stats, err)
+        except NumbaError as exc:
+            raise _compile_error(specs, exc) from None
         if err[0] >= 0:
             raise _illegal(rules, specs, seed, err)
         if want_rows:

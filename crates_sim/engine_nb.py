@@ -87,12 +87,15 @@ from .cards import (
     O_HAND,
     O_HAND_N,
     O_N_HANDS,
+    O_OUT_SEQ,
     O_PARTNER,
+    O_PASSES,
     O_PER_SEAT,
     O_PHASE,
     O_PLAYED,
     O_PLAYERS,
     O_RANK,
+    O_RULES,
     O_SEAT,
     O_SEATS,
     O_SIZE,
@@ -102,6 +105,9 @@ from .cards import (
     OBS_LEN,
     OS_HAND_N,
     OS_LAST_CARD,
+    OS_OUT_ORDER,
+    OS_OWE,
+    OS_PRESS_K,
     OS_PRESSURES,
     OS_TOTAL,
     OUT_AFTER,
@@ -120,6 +126,7 @@ from .cards import (
     REASON_COUNT_BACK,
     REASON_DEAD,
     REASON_OUT,
+    RULES_LEN,
     UP_CALL_ONLY,
     UP_SERBIAN,
     VALUE,
@@ -141,7 +148,7 @@ from .rng_nb import rand_below, seed_stream, shuffle_cards
 (S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,
  S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
- S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_STOP_SEAT, S_STOP_HAND) = range(32)
+ S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT) = range(32)
 NST = 32
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
@@ -186,8 +193,11 @@ def new_state(R, strat, sparams, log):
     n = R[K_PLAYERS]
     S = np.zeros(S_LEN, dtype=np.int64)
     S[S_N] = n
+    S[S_FORCE] = -1
     for q in range(n):
         S[STR0 + q] = strat[q]
+    for i in range(RULES_LEN):
+        S[OBS0 + O_RULES + i] = R[i]
     rng = np.zeros((n + 2, 4), dtype=np.uint64)
     return (R, S, rng, log, sparams)
 
@@ -392,6 +402,11 @@ def fill_obs(G, p, phase, played):
         obs[base + OS_TOTAL] = sv[q * NSV + SV_TOTAL]
         obs[base + OS_PRESSURES] = sv[q * NSV + SV_G_PRESSURES]
         obs[base + OS_LAST_CARD] = 1 if sv[q * NSV + SV_HAND_N] == 1 else 0
+        obs[base + OS_OWE] = sv[q * NSV + SV_OWE]
+        obs[base + OS_PRESS_K] = sv[q * NSV + SV_PRESS_K]
+        obs[base + OS_OUT_ORDER] = sv[q * NSV + SV_OUT_ORDER]
+    obs[O_PASSES] = st[S_PASSES]
+    obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
 
 @kernel
@@ -399,6 +414,13 @@ def decide(G, p, phase, n_opts, played):
     """Ask seat p's strategy to pick one of opts[:n_opts]; returns the chosen option."""
     g = unpack(G)
     st, sv, hands, _pile, opts = g[1], g[2], g[3], g[5], g[9]
+    if st[S_FORCE] >= 0 and st[S_FORCE_SEAT] == p:
+        # a search strategy's rollout: the first decision of seat p is given
+        for i in range(n_opts):
+            if opts[i] == st[S_FORCE]:
+                st[S_FORCE] = -1
+                return opts[i]
+        st[S_FORCE] = -1
     fill_obs(G, p, phase, played)
     hand_n = sv[p * NSV + SV_HAND_N]
     if phase == PH_BLIND_CALL:
@@ -412,6 +434,16 @@ def decide(G, p, phase, n_opts, played):
             st[S_ERR_PHASE] = phase
             st[S_ERR_CHOICE] = k
             st[S_ERR_HAND] = st[S_HAND]
+            # what the strategy saw, for the error message: options, top, suit, hand
+            tmp = g[12]
+            tmp[192] = min(n_opts, 20)
+            for i in range(min(n_opts, 20)):
+                tmp[193 + i] = opts[i]
+            tmp[213] = st[S_TOP]
+            tmp[214] = st[S_SUIT]
+            tmp[215] = min(hand_n, 40)
+            for i in range(min(hand_n, 40)):
+                tmp[216 + i] = hands[p * 52 + i]
         end_hand(G, REASON_CAP, -1)
         k = 0
     return opts[k]
@@ -1224,6 +1256,9 @@ def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games
                 err[2] = st[S_ERR_CHOICE]
                 err[3] = st[S_ERR_HAND]
                 err[4] = game
+                tmp = unpack(G)[12]
+                for j in range(64):
+                    err[8 + j] = tmp[192 + j]
                 return i
             rows += finish_hand(G, i, hand_rows, rows, want_rows, stats)
             if game_over(G, hand_no):

@@ -1,0 +1,242 @@
+"""`pimc`: a determinised Monte Carlo (perfect-information Monte Carlo) player.
+
+For a card decision it rebuilds the position from what the seat can see (its view: own
+hand, the pile since the last reshuffle, every seat's hand size, totals, pressures and
+penalties, and the rules), then `samples` times: deals the unseen cards at random to the
+other hands and the stock, consistent with the hand sizes, the stock size and the suits
+each player is known to lack (a player who had to draw facing a suit, with no draw since,
+holds none of it), and for every legal option plays the hand out from a copy of that
+position with `greedy` at every seat, the option forced as the first decision. The same
+deals serve every option (common random numbers). It picks the option with the best mean
+outcome for its seat or team: Crates, the opponents' hand points and pressures minus its
+own (per unit); Crazy Eights, its points minus the best opponent's.
+
+Suit calls and last-card announcements use greedy's rules (call the longest suit,
+announce). Rollouts run the built-in engine kernels (`crates_sim.engine_nb`), whose
+dispatch has no `pimc`; runs that seat a pimc player use an engine copy whose dispatch
+adds it (see `crates_sim.userstrat`), so nothing is recursive.
+"""
+
+import numpy as np
+from numba import njit
+
+from crates_sim import engine_nb as E
+from crates_sim.cards import (
+    FAMILY_CRATES,
+    IN_DECK,
+    K_FAMILY,
+    K_PARTNER,
+    O_COUNT,
+    O_DEALER,
+    O_DIR,
+    O_HAND,
+    O_OUT_SEQ,
+    O_PASSES,
+    O_PER_SEAT,
+    O_PHASE,
+    O_PLAYERS,
+    O_RANK,
+    O_RULES,
+    O_SEAT,
+    O_SEATS,
+    O_SIZE,
+    O_STOCK_N,
+    O_SUIT,
+    O_TOP,
+    OS_HAND_N,
+    OS_OUT_ORDER,
+    OS_OWE,
+    OS_PRESS_K,
+    OS_PRESSURES,
+    OS_TOTAL,
+    PH_AGAIN,
+    PH_ANNOUNCE,
+    PH_COUNT,
+    PH_PLAY,
+    RULES_LEN,
+    VALUE,
+)
+from crates_sim.rng_nb import next_u64, shuffle_cards
+from strategies.builtin import announces, longest_suit
+
+GREEDY_ID = 1
+
+
+@njit(cache=True)
+def _base_state(obs, hand, hand_n, pile, pile_n):
+    """A state with the seat's public information and own hand; other hands empty."""
+    R = obs[O_RULES:O_RULES + RULES_LEN].copy()
+    n = obs[O_PLAYERS]
+    strat = np.empty(n, dtype=np.int64)
+    strat[:] = GREEDY_ID
+    sparams = np.zeros((n, E.N_PARAMS), dtype=np.float64)
+    log = np.zeros(1, dtype=np.int32)
+    G = E.new_state(R, strat, sparams, log)
+    g = E.unpack(G)
+    st, sv, hands, pile_s = g[1], g[2], g[3], g[5]
+    me = obs[O_SEAT]
+    st[E.S_HAND] = obs[O_HAND]
+    st[E.S_SIZE] = obs[O_SIZE]
+    st[E.S_DEALER] = obs[O_DEALER]
+    st[E.S_TURN] = me
+    st[E.S_DIR] = obs[O_DIR]
+    st[E.S_SUIT] = obs[O_SUIT]
+    st[E.S_RANK] = obs[O_RANK]
+    st[E.S_TOP] = obs[O_TOP]
+    st[E.S_COUNT] = obs[O_COUNT]
+    st[E.S_STOCK_N] = obs[O_STOCK_N]
+    st[E.S_PILE_N] = pile_n
+    st[E.S_PASSES] = obs[O_PASSES]
+    st[E.S_OUT_SEQ] = obs[O_OUT_SEQ]
+    st[E.S_REASON] = -1
+    st[E.S_OUT] = -1
+    for i in range(pile_n):
+        pile_s[i] = pile[i]
+    for q in range(n):
+        b = O_SEATS + q * O_PER_SEAT
+        sv[q * E.NSV + E.SV_HAND_N] = obs[b + OS_HAND_N]
+        sv[q * E.NSV + E.SV_TOTAL] = obs[b + OS_TOTAL]
+        sv[q * E.NSV + E.SV_G_PRESSURES] = obs[b + OS_PRESSURES]
+        sv[q * E.NSV + E.SV_OWE] = obs[b + OS_OWE]
+        sv[q * E.NSV + E.SV_PRESS_K] = obs[b + OS_PRESS_K]
+        sv[q * E.NSV + E.SV_OUT_ORDER] = obs[b + OS_OUT_ORDER]
+        sv[q * E.NSV + E.SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
+    for i in range(hand_n):
+        hands[me * 52 + i] = hand[i]
+    return G
+
+
+@njit(cache=True)
+def _unseen(obs, hand, hand_n, pile, pile_n):
+    """Cards the seat has not seen: in the deck, not in its hand, not in the pile."""
+    seen = np.zeros(52, dtype=np.int64)
+    for i in range(hand_n):
+        seen[hand[i]] = 1
+    for i in range(pile_n):
+        seen[pile[i]] = 1
+    out = np.empty(52, dtype=np.int64)
+    k = 0
+    for c in range(52):
+        if obs[O_RULES + IN_DECK + c] != 0 and seen[c] == 0:
+            out[k] = c
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _deal_hidden(G, base, unseen, voids, rng, row):
+    """Copy `base` into G and deal the unseen cards at random to the other hands and the
+    stock; a deal that gives a seat a suit it is known to lack is redrawn (20 tries)."""
+    S = G[1]
+    S[:] = base[1]
+    g = E.unpack(G)
+    st, sv, hands, stock = g[1], g[2], g[3], g[4]
+    n = st[E.S_N]
+    cards = unseen.copy()
+    k = cards.shape[0]
+    pos = 0
+    for _attempt in range(20):
+        shuffle_cards(cards, k, rng, row)
+        ok = True
+        pos = 0
+        for q in range(n):
+            if base[1][E.STR0 + q] == -2:  # the deciding seat keeps its own hand
+                continue
+            for i in range(sv[q * E.NSV + E.SV_HAND_N]):
+                c = cards[pos]
+                if voids[q, c % 4] != 0:
+                    ok = False
+                hands[q * 52 + i] = c
+                pos += 1
+        if ok:
+            break
+    m = k - pos
+    for i in range(m):
+        stock[i] = cards[pos + i]
+    st[E.S_STOCK_N] = m
+
+
+@njit(cache=True)
+def _outcome(G, me, base_ppoints):
+    """Value of the ended hand for seat `me` (higher is better)."""
+    g = E.unpack(G)
+    R, st, sv, hands, tmp = g[0], g[1], g[2], g[3], g[12]
+    n = st[E.S_N]
+    crates = R[K_FAMILY] == FAMILY_CRATES
+    cost = np.zeros(n, dtype=np.float64)
+    if crates:
+        for q in range(n):
+            pts, _, _, _ = E.score_crates_hand(R, hands[q * 52:q * 52 + 52],
+                                               sv[q * E.NSV + E.SV_HAND_N], tmp[128:192])
+            cost[q] = pts + sv[q * E.NSV + E.SV_G_PPOINTS] - base_ppoints[q]
+        mine = 0.0
+        theirs = 0.0
+        n_theirs = 0
+        my_team = sv[me * E.NSV + E.SV_TEAM]
+        for q in range(n):
+            if sv[q * E.NSV + E.SV_TEAM] == my_team:
+                mine += cost[q]
+            else:
+                theirs += cost[q]
+                n_theirs += 1
+        units_theirs = n_theirs if R[K_PARTNER] == 0 else 1
+        return theirs / max(units_theirs, 1) - mine
+    out = st[E.S_OUT]
+    if st[E.S_REASON] != E.REASON_OUT or out < 0:
+        return 0.0
+    s = 0
+    for q in range(n):
+        if q != out:
+            for i in range(sv[q * E.NSV + E.SV_HAND_N]):
+                s += R[VALUE + hands[q * 52 + i]]
+    pts = (2 * s + (n - 1)) // (2 * (n - 1))
+    return float(pts) if out == me else -float(pts)
+
+
+@njit(cache=True)
+def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Determinised Monte Carlo over `samples` (params[0]) deals of the unseen cards."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announces(params[1:], rng, rng_row)
+    if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
+        return longest_suit(hand, hand_n, options, n_options)
+    if n_options == 1:
+        return 0
+    samples = max(int(params[0]), 1)
+    me = obs[O_SEAT]
+    n = obs[O_PLAYERS]
+    base = _base_state(obs, hand, hand_n, pile, pile_n)
+    base[1][E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
+    unseen = _unseen(obs, hand, hand_n, pile, pile_n)
+    voids = np.zeros((n, 4), dtype=np.int64)
+    base_ppoints = np.zeros(n, dtype=np.int64)
+    bst = E.unpack(base)
+    for q in range(n):
+        base_ppoints[q] = bst[2][q * E.NSV + E.SV_G_PPOINTS]
+    work = E.copy_state(base)
+    deal = E.copy_state(base)
+    totals = np.zeros(n_options, dtype=np.float64)
+    for s in range(samples):
+        _deal_hidden(deal, base, unseen, voids, rng, rng_row)
+        deal[1][E.STR0 + me] = GREEDY_ID
+        seed = next_u64(rng, rng_row)
+        for i in range(n_options):
+            work[1][:] = deal[1]
+            wg = E.unpack(work)
+            wst = wg[1]
+            for q in range(n + 2):
+                E.seed_stream(wg[6], q, seed, s, 7 + q)
+            wst[E.S_FORCE] = options[i]
+            wst[E.S_FORCE_SEAT] = me
+            wst[E.S_AGAIN] = 1 if phase == PH_AGAIN else 0
+            wst[E.S_TURN] = me
+            E.play_on(work)
+            totals[i] += _outcome(work, me, base_ppoints)
+    best = 0
+    for i in range(1, n_options):
+        if totals[i] > totals[best]:
+            best = i
+    return best
+
+

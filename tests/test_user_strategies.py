@@ -1,0 +1,98 @@
+"""Users' own strategy files, their errors, parameters, and what a strategy can see."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from crates_sim import CratesError, Rules
+from crates_sim.cli import cli
+from crates_sim.engine import run_games, trace_game
+from crates_sim.strategy import parse_strategies, resolve
+
+BOTS = str(Path(__file__).parent / "data" / "mybots.py")
+RULES = Rules.preset("classic", 4)
+
+
+def test_a_user_function_plays_and_is_reproducible():
+    specs = [f"{BOTS}:cheapest", "greedy", f"{BOTS}:cheapest:bad=0", "greedy"]
+    a = run_games(RULES, specs, seed=4, game_start=0, n_games=30)
+    b = run_games(RULES, specs, seed=4, game_start=10, n_games=20)
+    assert (a.games["total"][40:] == b.games["total"]).all()
+    assert a.capped_hands == 0
+    events = trace_game(RULES, specs, seed=4, game=12)
+    assert events[-1]["totals"] == a.games["total"][48:52].tolist()
+
+
+def test_an_illegal_choice_stops_the_run_with_the_position():
+    specs = [f"{BOTS}:cheapest", f"{BOTS}:cheapest:bad=1", "greedy", "greedy"]
+    with pytest.raises(CratesError) as info:
+        run_games(RULES, specs, seed=4, game_start=0, n_games=5)
+    text = str(info.value)
+    assert "seat 1" in text and "illegal choice" in text and "seed 4, game 0, hand 1" in text
+    assert "legal choices" in text and "its hand" in text and "bad=1" in text
+
+
+def test_user_parameters_arrive_in_order():
+    ids, params = resolve([f"{BOTS}:cheapest:a=1.5:b=-2", "greedy:forget=0.25", "random",
+                           "random"])
+    assert ids[0] >= 100 and ids[1] == 1
+    assert params[0, :2].tolist() == [1.5, -2.0] and params[1, 0] == 0.25
+
+
+@pytest.mark.parametrize("spec,message", [
+    (f"{BOTS}:not_jitted", "not a numba @njit function"),
+    (f"{BOTS}:missing", "has no function 'missing'"),
+    ("nowhere/bots.py:x", "not found"),
+    (f"{BOTS}", "name the function"),
+    ("no_such_module.bots:x", "failed to import"),
+    ("greedy:forget=lots", "not a number"),
+    ("greedy:nerve=1", "bad parameter"),
+])
+def test_loader_errors(spec, message):
+    with pytest.raises(CratesError, match=message):
+        parse_strategies([spec] * 4, 4)
+
+
+def test_a_function_with_the_wrong_signature_is_one_clear_line():
+    result = CliRunner().invoke(cli, ["trace", "--strategies", f"{BOTS}:wrong_signature,greedy,greedy,greedy"])
+    assert result.exit_code == 2
+    assert "cannot be compiled by numba" in result.output and "wrong_signature" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("preset", ["classic", "crazy-eights"])
+def test_the_view_does_not_depend_on_hidden_cards(preset):
+    """Two positions that differ only in other seats' cards and the stock order give a
+    strategy exactly the same arguments."""
+    from crates_sim import engine_nb as nb
+
+    rules = Rules.preset(preset, 4)
+    ids, params = resolve(["greedy"] * 4)
+    G = nb.new_state(rules.to_array(), ids, params, np.zeros(1, np.int32))
+    nb.start_game(G, np.uint64(1), 0)
+    nb.deal_hand(G, np.uint64(1), 0, 1)
+    G2 = nb.copy_state(G)
+    g2 = nb.unpack(G2)
+    hands, stock, st, sv = g2[3], g2[4], g2[1], g2[2]
+    me = 1
+    size = int(sv[me * nb.NSV + nb.SV_HAND_N])
+    hidden = [int(c) for q in range(4) if q != me for c in hands[q * 52:q * 52 + size]]
+    hidden += [int(c) for c in stock[:st[nb.S_STOCK_N]]]
+    rng = np.random.default_rng(0)
+    rng.shuffle(hidden)
+    k = 0
+    for q in range(4):
+        if q != me:
+            hands[q * 52:q * 52 + size] = hidden[k:k + size]
+            k += size
+    stock[:st[nb.S_STOCK_N]] = hidden[k:]
+    assert (nb.unpack(G)[3] != hands).any()  # the hidden cards really differ
+    for phase in range(6):
+        nb.fill_obs(G, me, phase, -1)
+        nb.fill_obs(G2, me, phase, -1)
+        assert (nb.unpack(G)[8] == g2[8]).all()
+    own = slice(me * 52, me * 52 + size)
+    assert (nb.unpack(G)[3][own] == hands[own]).all()
+    assert (nb.unpack(G)[5] == g2[5]).all()  # the pile
