@@ -11,14 +11,9 @@ BUILTINS = {
     "dump3": (3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
     "aggressive": (4, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
                    {"leader_weight": (1.0, "how much hitting the leader counts against shedding "
-                                           "points"),
-                    "seven_across": (1.0, "1: a 7 hits the player after next (4+ players), "
-                                          "0: the next player"),
-                    **_FORGET}),
+                                           "points"), **_FORGET}),
     "partner": (5, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
-                {**_FORGET,
-                 "seven_across": (1.0, "1: a 7 hits the player after next (4+ players), "
-                                       "0: the next player")}),
+                _FORGET),
     "weights": (6, "linear scorer over 8 option features (w0..w7), for tuning runs",
                 {"w0": (1.0, "card value shed / 10"), "w1": (-3.0, "is a wild (8; 9 in Crates)"),
                  "w2": (-1.0, "is a 3"), "w3": (1.0, "opponents hit minus partners hit"),

@@ -7,21 +7,30 @@ Same signature and view as `strategies.builtin` (see its docstring)::
 The kernels are compiled without reference counting (`crates_sim.jit.kernel`): they use
 scalar loops only and never allocate. Every one returns an index in [0, n_options).
 
-What a strategy cannot see it assumes: the 7's target is the player after next with 4+
-players (seven_target=across, classic and league) unless a `seven_across=0` parameter says
-it is the next player (serbian); a 9 is a wild in the Crates family (nine_wild, every
-Crates preset); in the Crazy Eights family only the 8 is wild.
+Card effects (which cards are wild, who a 7 or a jack hits) are read from the copy of the
+rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as it is.
 """
 
 from crates_sim.cards import (
     ACTION_DRAW,
     ACTION_PASS,
+    E_COUNT,
+    E_FIVE,
+    E_JACK,
+    E_QUEEN5,
+    E_SEVEN,
+    E_SKIP,
+    E_WILD,
+    E_WILD9,
+    EFFECT,
+    K_SEVEN_ACROSS,
     O_DIR,
     O_FAMILY,
     O_PARTNER,
     O_PER_SEAT,
     O_PHASE,
     O_PLAYERS,
+    O_RULES,
     O_SEAT,
     O_SEATS,
     O_SUIT,
@@ -36,7 +45,7 @@ from crates_sim.jit import kernel
 from crates_sim.rng_nb import rand_unit
 from strategies.builtin import card_value, greedy_nb, longest_suit
 
-_R_A, _R_2, _R_3, _R_4, _R_5, _R_7, _R_8, _R_9 = 0, 1, 2, 3, 4, 6, 7, 8
+_R_3 = 2
 _NEG = -1.0e18
 
 
@@ -65,10 +74,15 @@ def is_action(option):
 
 
 @kernel
-def is_wild(card, family):
-    """8s always; 9s in the Crates family (nine_wild in every Crates preset)."""
-    r = card // 4
-    return r == _R_8 or (family == 0 and r == _R_9)
+def effect_of(obs, card):
+    return obs[O_RULES + EFFECT + card]
+
+
+@kernel
+def is_wild(obs, card):
+    """An 8, or a 9 where nine_wild (from the rules in the view)."""
+    e = effect_of(obs, card)
+    return e == E_WILD or e == E_WILD9
 
 
 @kernel
@@ -79,11 +93,32 @@ def seat_at(obs, k):
 
 
 @kernel
-def seven_target(obs, across):
-    """The seat a 7 of mine makes draw (across: the player after next with 4+ players)."""
-    if across and obs[O_PLAYERS] >= 4:
-        return seat_at(obs, 2)
-    return seat_at(obs, 1)
+def seven_offset(obs):
+    """How many places after me the seat is that a 7 of mine makes draw (seven_target)."""
+    if obs[O_RULES + K_SEVEN_ACROSS] != 0 and obs[O_PLAYERS] >= 4:
+        return 2
+    return 1
+
+
+@kernel
+def hits(obs, card, phase, k):
+    """Whether playing `card` makes the seat k places after me draw or lose a turn: a count
+    (a 2, or an A/2 answering one), a skip, the VCE queen of spades hit the next player; a 5
+    every other player; a 7 its target; a classic jack the other (2 players) or the previous
+    (3 players) player."""
+    if phase == PH_COUNT:
+        return k == 1
+    e = effect_of(obs, card)
+    if e == E_COUNT or e == E_SKIP or e == E_QUEEN5:
+        return k == 1
+    if e == E_FIVE:
+        return True
+    if e == E_SEVEN:
+        return k == seven_offset(obs)
+    if e == E_JACK:
+        n = obs[O_PLAYERS]
+        return (n == 2 and k == 1) or (n == 3 and k == 2)
+    return False
 
 
 @kernel
@@ -118,9 +153,10 @@ def is_leader(obs, q):
 
 
 @kernel
-def best_call(hand, hand_n, options, n_options, family, bonus_suit, bonus):
+def best_call(obs, hand, hand_n, options, n_options, bonus_suit, bonus):
     """The option suit with most of my non-wild cards (+ `bonus` for `bonus_suit`); ties:
     the larger value held in that suit, then the first option."""
+    family = obs[O_FAMILY]
     best = 0
     best_score = _NEG
     for i in range(n_options):
@@ -129,7 +165,7 @@ def best_call(hand, hand_n, options, n_options, family, bonus_suit, bonus):
         value = 0
         for j in range(hand_n):
             c = hand[j]
-            if c % 4 == s and not is_wild(c, family):
+            if c % 4 == s and not is_wild(obs, c):
                 length += 1
                 value += card_value(c, family)
         score = 1000.0 * length + value
@@ -142,9 +178,10 @@ def best_call(hand, hand_n, options, n_options, family, bonus_suit, bonus):
 
 
 @kernel
-def highest_value(options, n_options, family, skip_threes, skip_wilds):
+def highest_value(obs, options, n_options, skip_threes, skip_wilds):
     """Index of the highest-valued card option (ties: the first), skipping 3s and/or
     wilds when asked; -1 when no card qualifies."""
+    family = obs[O_FAMILY]
     best = -1
     best_value = -1
     for i in range(n_options):
@@ -153,7 +190,7 @@ def highest_value(options, n_options, family, skip_threes, skip_wilds):
             continue
         if skip_threes and c // 4 == _R_3:
             continue
-        if skip_wilds and is_wild(c, family):
+        if skip_wilds and is_wild(obs, c):
             continue
         v = card_value(c, family)
         if v > best_value:
@@ -183,10 +220,9 @@ def hoard3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, 
         return announce_index(options, n_options, params[0], rng, rng_row)
     if phase >= PH_CALL:
         return longest_suit(hand, hand_n, options, n_options)
-    family = obs[O_FAMILY]
-    best = highest_value(options, n_options, family, True, False)
+    best = highest_value(obs, options, n_options, True, False)
     if best < 0:
-        best = highest_value(options, n_options, family, False, False)
+        best = highest_value(obs, options, n_options, False, False)
     if best < 0:
         return first_card(options, n_options)
     return best
@@ -207,7 +243,7 @@ def dump3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, r
         c = options[i]
         if not is_action(c) and c // 4 == _R_3:
             return i
-    best = highest_value(options, n_options, obs[O_FAMILY], False, False)
+    best = highest_value(obs, options, n_options, False, False)
     if best < 0:
         return first_card(options, n_options)
     return best
@@ -230,62 +266,53 @@ def hit_value(obs, q, leader_weight):
 
 
 @kernel
-def crates_hits(obs, card, phase, across, leader_weight):
-    """The value of the draws and skips `card` inflicts when I play it (Crates rules)."""
-    r = card // 4
-    if phase == PH_COUNT:  # a 2 or A grows the count, which passes to the next player
-        return hit_value(obs, seat_at(obs, 1), leader_weight)
-    if r == _R_2 or r == _R_4:
-        return hit_value(obs, seat_at(obs, 1), leader_weight)
-    if r == _R_7:
-        return hit_value(obs, seven_target(obs, across), leader_weight)
-    if r == _R_5:
-        h = 0.0
-        for k in range(1, obs[O_PLAYERS]):
+def all_hits(obs, card, phase, leader_weight):
+    """The value of the draws and skips `card` inflicts on the other seats when I play it."""
+    h = 0.0
+    for k in range(1, obs[O_PLAYERS]):
+        if hits(obs, card, phase, k):
             h += hit_value(obs, seat_at(obs, k), leader_weight)
-        return h
-    return 0.0
+    return h
 
 
 @kernel
 def aggressive_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
-    """Hit the leader: aims 2s, 4s, 5s and 7s at the opponent with the best game total and at
-    anyone on last card; keeps 8s and 9s as escapes (plays a wild only when nothing else is
-    legal); otherwise sheds its highest-scoring card; calls its longest suit.
+    """Hit the leader: aims 2s, 4s, 5s and 7s (every card that makes a player draw or lose a
+    turn) at the opponent with the best game total and at anyone on last card; keeps 8s and
+    9s as escapes (plays a wild only when nothing else is legal); otherwise sheds its
+    highest-scoring card; calls the suit it holds most (wilds not counted).
 
-    A card scores its value + leader_weight-scaled hits (an opponent 10, +30 x leader_weight
-    if it leads, +40 x leader_weight if on last card; the partner -40 x (1 + leader_weight)).
+    A card scores its value + the hits it makes (an opponent 10, +30 x leader_weight if it
+    leads, +40 x leader_weight if on last card; the partner -40 x (1 + leader_weight)).
     In the Crazy Eights family: greedy with wilds kept.
 
-    params: leader_weight (1.0), seven_across (1: a 7 hits the player after next with 4+
-    players; 0: the next player), forget."""
+    params: leader_weight (1.0), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, params[2], rng, rng_row)
-    family = obs[O_FAMILY]
+        return announce_index(options, n_options, params[1], rng, rng_row)
     if phase >= PH_CALL:
-        return best_call(hand, hand_n, options, n_options, family, -1, 0.0)
+        return best_call(obs, hand, hand_n, options, n_options, -1, 0.0)
+    family = obs[O_FAMILY]
     if family != 0:
-        best = highest_value(options, n_options, family, False, True)
+        best = highest_value(obs, options, n_options, False, True)
         if best < 0:
-            best = highest_value(options, n_options, family, False, False)
+            best = highest_value(obs, options, n_options, False, False)
         if best < 0:
             return first_card(options, n_options)
         return best
     lw = params[0]
-    across = params[1] > 0.5
     best = -1
     best_score = _NEG
     for i in range(n_options):
         c = options[i]
-        if is_action(c) or is_wild(c, family):
+        if is_action(c) or is_wild(obs, c):
             continue
-        s = card_value(c, family) + crates_hits(obs, c, phase, across, lw)
+        s = card_value(c, family) + all_hits(obs, c, phase, lw)
         if s > best_score:
             best_score = s
             best = i
     if best < 0:  # only wilds (or nothing) left: the escape
-        best = highest_value(options, n_options, family, False, False)
+        best = highest_value(obs, options, n_options, False, False)
     if best < 0:
         return first_card(options, n_options)
     return best
@@ -311,8 +338,7 @@ def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
     the partner's suit, skips the opponent in between with a 4, and calls the partner's suit.
     Without partnerships it is greedy.
 
-    params: forget, seven_across (1: a 7 hits the player after next with 4+ players, i.e.
-    the partner; 0: the next player)."""
+    params: forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announce_index(options, n_options, params[0], rng, rng_row)
@@ -324,29 +350,27 @@ def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
     psuit = partner_suit(obs, pile, pile_n)
     if phase >= PH_CALL:
         # the partner's suit wins ties; outright while the partner is on last card
-        return best_call(hand, hand_n, options, n_options, family, psuit,
+        return best_call(obs, hand, hand_n, options, n_options, psuit,
                          100.0 if mate_last else 0.5)
-    across = params[1] > 0.5
     best = -1
     best_score = _NEG
     for i in range(n_options):
         c = options[i]
         if is_action(c):
             continue
-        r = c // 4
+        e = effect_of(obs, c)
         s = float(card_value(c, family))
-        if family == 0:
-            if r == _R_7:
-                s += -1000.0 if seven_target(obs, across) == mate else 10.0
-            elif r == _R_5:
-                s += -1000.0 if mate_last else 10.0
-            elif phase == PH_COUNT or r == _R_2:
-                if seat_at(obs, 1) == mate:
-                    s -= 200.0 if mate_last else 20.0
-            elif r == _R_4 and mate_last and seat_at(obs, 2) == mate:
-                s += 100.0  # the partner plays next
+        if e == E_SEVEN and phase != PH_COUNT:
+            s += -1000.0 if seat_at(obs, seven_offset(obs)) == mate else 10.0
+        elif e == E_FIVE:
+            s += -1000.0 if mate_last else 10.0
+        elif phase == PH_COUNT or e == E_COUNT:
+            if seat_at(obs, 1) == mate:
+                s -= 200.0 if mate_last else 20.0
+        elif e == E_SKIP and mate_last and seat_at(obs, 2) == mate:
+            s += 100.0  # the partner plays next
         if mate_last and phase != PH_COUNT:
-            if not is_wild(c, family) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
+            if not is_wild(obs, c) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
                 s += 60.0  # keep the partner's suit
         if s > best_score:
             best_score = s
@@ -366,9 +390,8 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
       w0  value shed: the card's score value / 10
       w1  is a wild (8; 9 in Crates)
       w2  is a 3
-      w3  opponents hit minus partners hit (2 / A in a count and 4 on the next player,
-          5 on every other player, 7 on its target, seven_target=across assumed;
-          Crazy Eights: a 2 in a count)
+      w3  opponents hit minus partners hit: seats the card makes draw or lose a turn
+          (a count, a skip, a 5, a 7, a classic jack, the VCE queen of spades)
       w4  keeps the current suit (a non-wild card of the current suit)
       w5  my cards left in the suit the play makes current (a wild: my longest suit)
       w6  is a draw or pass (a voluntary draw, declining a count)
@@ -389,29 +412,19 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
             s = params[6]
         else:
             r = c // 4
-            wild = is_wild(c, family)
-            hits = 0.0
+            wild = is_wild(obs, c)
+            n_hits = 0.0
             lead_hits = 0.0
             for k in range(1, n):
-                q = seat_at(obs, k)
-                hit = False
-                if phase == PH_COUNT:
-                    hit = k == 1
-                elif family == 0:
-                    if r == _R_2 or r == _R_4:
-                        hit = k == 1
-                    elif r == _R_5:
-                        hit = True
-                    elif r == _R_7:
-                        hit = k == (2 if n >= 4 else 1)
-                if not hit:
+                if not hits(obs, c, phase, k):
                     continue
+                q = seat_at(obs, k)
                 if is_opponent(obs, q):
-                    hits += 1.0
+                    n_hits += 1.0
                     if is_leader(obs, q) or cards_of(obs, q) == 1:
                         lead_hits += 1.0
                 else:
-                    hits -= 1.0
+                    n_hits -= 1.0
             # my cards left in the suit this play makes current
             left = 0
             if wild:
@@ -419,7 +432,7 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
                     m = 0
                     for j in range(hand_n):
                         d = hand[j]
-                        if d != c and d % 4 == s4 and not is_wild(d, family):
+                        if d != c and d % 4 == s4 and not is_wild(obs, d):
                             m += 1
                     if m > left:
                         left = m
@@ -431,7 +444,7 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
             s = (params[0] * card_value(c, family) / 10.0
                  + params[1] * (1.0 if wild else 0.0)
                  + params[2] * (1.0 if r == _R_3 else 0.0)
-                 + params[3] * hits
+                 + params[3] * n_hits
                  + params[4] * (1.0 if (not wild and c % 4 == cur_suit) else 0.0)
                  + params[5] * left
                  + params[7] * lead_hits)

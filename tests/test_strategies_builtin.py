@@ -18,8 +18,8 @@ from crates_sim.strategy import BUILTINS, parse_spec, resolve
 from strategies import heuristic as H
 
 HEURISTICS = ["hoard3", "dump3", "aggressive", "partner", "weights"]
-VARIANTS = ["aggressive:leader_weight=3:seven_across=0", "aggressive:leader_weight=0:forget=0.5",
-            "partner:seven_across=0:forget=0.3",
+VARIANTS = ["aggressive:leader_weight=3", "aggressive:leader_weight=0:forget=0.5",
+            "partner:forget=0.3",
             "weights:w0=-1:w1=2:w2=3:w3=-1:w4=1:w5=-1:w6=5:w7=-2"]
 #: (preset, players, overrides)
 TABLES = [
@@ -157,8 +157,15 @@ def test_replay_check_catches_greedy_shedding_a_three_late():
 
 # ---------------------------------------------------------------- kernels on hand-made views
 def _view(hand, options, suit="C", rank="K", seat=0, players=4, partner=2, totals=None,
-          sizes=None, phase=C.PH_PLAY, family=0, direction=1, pile=()):
+          sizes=None, phase=C.PH_PLAY, family=0, direction=1, pile=(), rules=None):
+    """A seat's view; the rules in it are classic (partnerships with 4 players) or, for
+    family 1, crazy-eights, unless `rules` is given."""
     obs = np.zeros(C.OBS_LEN, dtype=np.int64)
+    if rules is None:
+        rules = Rules.preset("classic" if family == 0 else "crazy-eights", players,
+                             **({"partnerships": partner >= 0} if family == 0 and players == 4
+                                else {}))
+    obs[C.O_RULES:C.O_RULES + C.RULES_LEN] = rules.to_array()
     obs[C.O_SEAT], obs[C.O_PLAYERS], obs[C.O_PARTNER] = seat, players, partner
     obs[C.O_DIR], obs[C.O_PHASE], obs[C.O_FAMILY] = direction, phase, family
     obs[C.O_SUIT], obs[C.O_RANK] = C.SUITS.index(suit), C.RANKS.index(rank)
@@ -230,7 +237,8 @@ def test_aggressive_sevens_and_the_partner():
     hand = ["7C", "KC"]
     across = _view(hand, hand)  # 4 players with partners: a 7 across hits the partner
     assert _choose("aggressive", "aggressive", across) == "KC"
-    assert _choose("aggressive", "aggressive:seven_across=0", across) == "7C"
+    serbian = _view(hand, hand, rules=Rules.preset("serbian", 4))  # a 7 hits the next player
+    assert _choose("aggressive", "aggressive", serbian) == "7C"
     solo = _view(hand, hand, partner=-1)
     assert _choose("aggressive", "aggressive", solo) == "7C"
     count = _view(["AC", "2D"], ["AC", "2D", C.ACTION_DRAW], phase=C.PH_COUNT)
@@ -239,10 +247,33 @@ def test_aggressive_sevens_and_the_partner():
     assert _choose("aggressive", "aggressive", eights) == "KC"
 
 
+def test_effects_come_from_the_rules_in_the_view():
+    # 3 players, classic jack: the previous player draws; league has no jack effect
+    hand = ["KC", "JC"]
+    jack = _view(hand, hand, players=3, partner=-1, totals=[50, 50, 0])
+    assert _choose("aggressive", "aggressive", jack) == "JC"
+    league = _view(hand, hand, players=3, partner=-1, totals=[50, 50, 0],
+                   rules=Rules.preset("league", 3))
+    assert _choose("aggressive", "aggressive", league) == "KC"
+    # 9s are not wild with nine_wild off: aggressive plays them like any card
+    nines = ["9C", "KC"]
+    assert _choose("aggressive", "aggressive", _view(nines, nines)) == "KC"
+    plain = _view(nines, nines, rules=Rules.preset("classic", 4, nine_wild=False))
+    assert _choose("aggressive", "aggressive", plain) == "9C"
+    # Very Crazy Eights: the queen of spades hits the next player (weights' w3)
+    vce = _view(["QS", "KS"], ["QS", "KS"], family=1, partner=-1, suit="S",
+                rules=Rules.preset("very-crazy-eights", 4))
+    only_hits = "weights:w0=0:w1=0:w2=0:w3=1:w4=0:w5=0:w6=0:w7=0"
+    assert _choose("weights", only_hits, vce) == "QS"
+    ce = _view(["KS", "QS"], ["KS", "QS"], family=1, partner=-1, suit="S")
+    assert _choose("weights", only_hits, ce) == "KS"  # no effect: a tie, the first
+
+
 def test_partner_does_not_feed_its_partner():
     hand = ["7C", "KC"]
     assert _choose("partner", "partner", _view(hand, hand)) == "KC"
-    assert _choose("partner", "partner:seven_across=0", _view(hand, hand)) == "7C"
+    serbian = _view(hand, hand, rules=Rules.preset("serbian", 4))  # a 7 hits the next player
+    assert _choose("partner", "partner", serbian) == "7C"
     five = ["5C", "KC"]
     assert _choose("partner", "partner", _view(five, five)) == "5C"
     mate_last = _view(five, five, sizes=[2, 5, 1, 5])
@@ -331,15 +362,16 @@ def test_registered_with_their_parameters():
 
 def test_parameter_parsing():
     assert parse_spec("aggressive:leader_weight=2") == ("aggressive", {"leader_weight": 2.0})
-    ids, params = resolve(["aggressive:leader_weight=2", "aggressive", "partner:seven_across=0",
-                           "weights:w3=-1.5:w7=4"])
+    ids, params = resolve(["aggressive:leader_weight=2", "aggressive:forget=0.25",
+                           "partner:forget=0.5", "weights:w3=-1.5:w7=4"])
     assert list(ids) == [4, 4, 5, 6]
-    assert list(params[0][:3]) == [2.0, 1.0, 0.0]
-    assert list(params[1][:3]) == [1.0, 1.0, 0.0]
-    assert list(params[2][:2]) == [0.0, 0.0]
+    assert list(params[0][:3]) == [2.0, 0.0, 0.0]
+    assert list(params[1][:3]) == [1.0, 0.25, 0.0]
+    assert list(params[2][:2]) == [0.5, 0.0]
     assert list(params[3]) == [1.0, -3.0, -1.0, -1.5, 0.0, 0.5, -10.0, 4.0]
     for bad in ["aggressive:leader=2", "aggressive:leader_weight", "aggressive:leader_weight=x",
-                "hoard3:samples=3", "weights:w8=1", "partner:leader_weight=1", "dump4"]:
+                "hoard3:samples=3", "weights:w8=1", "partner:leader_weight=1", "dump4",
+                "aggressive:seven_across=0"]:
         with pytest.raises(CratesError):
             parse_spec(bad)
 
