@@ -1110,7 +1110,7 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
         stats[2] += 1
     stats[0] += st[S_TURNS]
     for q in range(n):
-        is_out = reason == REASON_OUT and sv[q * NSV + SV_HAND_N] == 0
+        is_out = reason == REASON_OUT and (sv[q * NSV + SV_HAND_N] == 0 or q == st[S_OUT])
         sv[q * NSV + SV_HANDS_OUT] += 1 if is_out else 0
         sv[q * NSV + SV_HOME_RUNS] += home[q]
         sv[q * NSV + SV_CAPPED] += 1 if reason == REASON_CAP else 0

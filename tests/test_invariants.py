@@ -89,3 +89,19 @@ def test_pressures_and_dead_hands_happen_and_check_out():
     assert res.games["pressures"].sum() > 0
     pressured = int(np.argmax(res.games["pressures"])) // 5
     check_log(trace_game(rules, ["random"] * 5, seed=3, game=pressured))
+
+
+@pytest.mark.parametrize("preset", ["classic", "league", "serbian"])
+def test_forgetful_players_logs_check_out(preset):
+    """Missed last-card calls exercise all three penalties in full games."""
+    rules = Rules.preset(preset, 4)
+    specs = ["greedy:forget=0.5", "random:forget=0.5", "greedy", "random:forget=1"]
+    res = run_games(rules, specs, seed=8, game_start=0, n_games=200)
+    assert res.capped_hands == 0
+    penalties = 0
+    for game in range(4):
+        events = trace_game(rules, specs, seed=8, game=game)
+        check_log(events)
+        penalties += sum(e["ev"] == "draw" and e["why"] == "penalty" for e in events)
+        assert events[-1]["totals"] == res.games["total"][game * 4:game * 4 + 4].tolist()
+    assert penalties > 0
