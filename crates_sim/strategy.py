@@ -13,7 +13,8 @@ BUILTINS = {
                    {"leader_weight": (1.0, "how much hitting the leader counts against shedding "
                                            "points"), **_FORGET}),
     "partner": (5, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
-                _FORGET),
+                {**_FORGET, "feed_cost": (1000.0, "points a 7 at the partner costs (1000: never, "
+                                                  "unless forced)")}),
     "weights": (6, "linear scorer over 8 option features (w0..w7), for tuning runs",
                 {"w0": (1.0, "card value shed / 10"), "w1": (-3.0, "is a wild (8; 9 in Crates)"),
                  "w2": (-1.0, "is a 3"), "w3": (1.0, "opponents hit minus partners hit"),

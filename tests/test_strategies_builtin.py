@@ -19,7 +19,7 @@ from strategies import heuristic as H
 
 HEURISTICS = ["hoard3", "dump3", "aggressive", "partner", "weights"]
 VARIANTS = ["aggressive:leader_weight=3", "aggressive:leader_weight=0:forget=0.5",
-            "partner:forget=0.3",
+            "partner:forget=0.3:feed_cost=0",
             "weights:w0=-1:w1=2:w2=3:w3=-1:w4=1:w5=-1:w6=5:w7=-2"]
 #: (preset, players, overrides)
 TABLES = [
@@ -274,6 +274,10 @@ def test_partner_does_not_feed_its_partner():
     assert _choose("partner", "partner", _view(hand, hand)) == "KC"
     serbian = _view(hand, hand, rules=Rules.preset("serbian", 4))  # a 7 hits the next player
     assert _choose("partner", "partner", serbian) == "7C"
+    assert _choose("partner", "partner:feed_cost=0", _view(hand, hand)) == "7C"
+    assert _choose("partner", "partner:feed_cost=15", _view(hand, hand)) == "KC"
+    mate_last = _view(hand, hand, sizes=[2, 5, 1, 5])
+    assert _choose("partner", "partner:feed_cost=0", mate_last) == "KC"
     five = ["5C", "KC"]
     assert _choose("partner", "partner", _view(five, five)) == "5C"
     mate_last = _view(five, five, sizes=[2, 5, 1, 5])
@@ -367,7 +371,7 @@ def test_parameter_parsing():
     assert list(ids) == [4, 4, 5, 6]
     assert list(params[0][:3]) == [2.0, 0.0, 0.0]
     assert list(params[1][:3]) == [1.0, 0.25, 0.0]
-    assert list(params[2][:2]) == [0.5, 0.0]
+    assert list(params[2][:3]) == [0.5, 1000.0, 0.0]
     assert list(params[3]) == [1.0, -3.0, -1.0, -1.5, 0.0, 0.5, -10.0, 4.0]
     for bad in ["aggressive:leader=2", "aggressive:leader_weight", "aggressive:leader_weight=x",
                 "hoard3:samples=3", "weights:w8=1", "partner:leader_weight=1", "dump4",
