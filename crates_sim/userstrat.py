@@ -31,16 +31,16 @@ def is_user_spec(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("CRATES_SIM_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    base = Path(root) if root else Path.home() / ".cache"
-    path = base / "crates-sim" if not os.environ.get("CRATES_SIM_CACHE") else base
+    """Where generated engine modules are written (numba caches them beside its kernels)."""
+    from ._cache import cache_root
+
+    path = cache_root() / "generated"
     try:
         path.mkdir(parents=True, exist_ok=True)
-        return path
     except OSError:
-        fallback = Path(tempfile.gettempdir()) / f"crates-sim-{os.getuid()}"
-        fallback.mkdir(parents=True, exist_ok=True)
-        return fallback
+        path = Path(tempfile.gettempdir()) / f"crates-sim-{os.getuid()}" / "generated"
+        path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def _module_for(where: str):

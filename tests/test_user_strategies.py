@@ -30,7 +30,7 @@ def test_an_illegal_choice_stops_the_run_with_the_position():
     with pytest.raises(CratesError) as info:
         run_games(RULES, specs, seed=4, game_start=0, n_games=5)
     text = str(info.value)
-    assert "seat 1" in text and "illegal choice" in text and "seed 4, game 0, hand 1" in text
+    assert "seat 1" in text and "illegal choice" in text and "Seed 4, game 0, hand 1" in text
     assert "legal choices" in text and "its hand" in text and "bad=1" in text
 
 
