@@ -15,18 +15,30 @@ BOTS = str(Path(__file__).parent / "data" / "mybots.py")
 RULES = Rules.preset("classic", 4)
 
 
-def test_a_user_function_plays_and_is_reproducible():
-    specs = [f"{BOTS}:cheapest", "greedy", f"{BOTS}:cheapest:bad=0", "greedy"]
-    a = run_games(RULES, specs, seed=4, game_start=0, n_games=30)
-    b = run_games(RULES, specs, seed=4, game_start=10, n_games=20)
-    assert (a.games["total"][40:] == b.games["total"]).all()
+# One engine copy serves every test here: user functions and pimc compile together once.
+PIMC = "pimc:samples=3"
+
+
+def test_a_user_function_and_pimc_play_and_are_reproducible():
+    specs = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:cheapest:bad=0", "greedy"]
+    a = run_games(RULES, specs, seed=4, game_start=0, n_games=6)
+    b = run_games(RULES, specs, seed=4, game_start=2, n_games=4)
+    assert (a.games["total"][8:] == b.games["total"]).all()  # pimc with a fixed seed too
     assert a.capped_hands == 0
-    events = trace_game(RULES, specs, seed=4, game=12)
-    assert events[-1]["totals"] == a.games["total"][48:52].tolist()
+    events = trace_game(RULES, specs, seed=4, game=3)
+    assert events[-1]["totals"] == a.games["total"][12:16].tolist()
+
+
+def test_pimc_plays_every_preset_legally():
+    for preset, n in (("league", 3), ("serbian", 4), ("very-crazy-eights", 3)):
+        rules = Rules.preset(preset, n)
+        specs = [PIMC, f"{BOTS}:cheapest"] + ["random"] * (n - 2)
+        res = run_games(rules, specs, seed=2, game_start=0, n_games=2)
+        assert res.capped_hands == 0
 
 
 def test_an_illegal_choice_stops_the_run_with_the_position():
-    specs = [f"{BOTS}:cheapest", f"{BOTS}:cheapest:bad=1", "greedy", "greedy"]
+    specs = [f"{BOTS}:cheapest", f"{BOTS}:cheapest:bad=1", "greedy", PIMC]
     with pytest.raises(CratesError) as info:
         run_games(RULES, specs, seed=4, game_start=0, n_games=5)
     text = str(info.value)
@@ -66,6 +78,7 @@ def test_a_function_with_the_wrong_signature_is_one_clear_line():
 def test_the_view_does_not_depend_on_hidden_cards(preset):
     """Two positions that differ only in other seats' cards and the stock order give a
     strategy exactly the same arguments."""
+    from crates_sim import cards as C
     from crates_sim import engine_nb as nb
 
     rules = Rules.preset(preset, 4)
@@ -74,25 +87,25 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
     nb.start_game(G, np.uint64(1), 0)
     nb.deal_hand(G, np.uint64(1), 0, 1)
     G2 = nb.copy_state(G)
-    g2 = nb.unpack(G2)
-    hands, stock, st, sv = g2[3], g2[4], g2[1], g2[2]
+    S, S2 = G[1], G2[1]  # the flat state arrays (layout: engine_nb *0 offsets)
     me = 1
-    size = int(sv[me * nb.NSV + nb.SV_HAND_N])
-    hidden = [int(c) for q in range(4) if q != me for c in hands[q * 52:q * 52 + size]]
-    hidden += [int(c) for c in stock[:st[nb.S_STOCK_N]]]
-    rng = np.random.default_rng(0)
-    rng.shuffle(hidden)
+    size = int(S[nb.SV0 + me * nb.NSV + nb.SV_HAND_N])
+    stock_n = int(S[nb.S_STOCK_N])
+    hidden = [int(S2[nb.HD0 + q * 52 + i]) for q in range(4) if q != me for i in range(size)]
+    hidden += [int(S2[nb.STK0 + i]) for i in range(stock_n)]
+    np.random.default_rng(0).shuffle(hidden)
     k = 0
     for q in range(4):
         if q != me:
-            hands[q * 52:q * 52 + size] = hidden[k:k + size]
+            S2[nb.HD0 + q * 52:nb.HD0 + q * 52 + size] = hidden[k:k + size]
             k += size
-    stock[:st[nb.S_STOCK_N]] = hidden[k:]
-    assert (nb.unpack(G)[3] != hands).any()  # the hidden cards really differ
+    S2[nb.STK0:nb.STK0 + stock_n] = hidden[k:]
+    assert (S[nb.HD0:nb.STK0 + 52] != S2[nb.HD0:nb.STK0 + 52]).any()  # hidden cards differ
+    obs = slice(nb.OBS0, nb.OBS0 + C.OBS_LEN)
     for phase in range(6):
         nb.fill_obs(G, me, phase, -1)
         nb.fill_obs(G2, me, phase, -1)
-        assert (nb.unpack(G)[8] == g2[8]).all()
-    own = slice(me * 52, me * 52 + size)
-    assert (nb.unpack(G)[3][own] == hands[own]).all()
-    assert (nb.unpack(G)[5] == g2[5]).all()  # the pile
+        assert (S[obs] == S2[obs]).all()
+    own = slice(nb.HD0 + me * 52, nb.HD0 + me * 52 + size)
+    assert (S[own] == S2[own]).all()
+    assert (S[nb.PIL0:nb.PIL0 + 52] == S2[nb.PIL0:nb.PIL0 + 52]).all()  # the pile
