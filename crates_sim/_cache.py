@@ -13,14 +13,16 @@ import hashlib
 import os
 from pathlib import Path
 
-_PACKAGES = ("crates_sim", "strategies")
+#: the sources the kernels are compiled from (kernels, their constants, the strategies)
+_KERNEL_SOURCES = ("crates_sim/*_nb.py", "crates_sim/cards.py", "crates_sim/jit.py",
+                   "strategies/*.py")
 
 
 def source_hash() -> str:
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha1()
-    for package in _PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
+    for pattern in _KERNEL_SOURCES:
+        for path in sorted(root.glob(pattern)):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

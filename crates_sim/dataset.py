@@ -110,17 +110,14 @@ def is_tmp(name: str) -> bool:
     return name.startswith(".") and TMP_MARK in name
 
 
-def write_parquet_atomic(table: pa.Table, path: Path) -> None:
-    """Write `table` to `path` so that `path` is either absent or complete.
-
-    The file is written as `.<name>.tmp-<random>` beside `path`, fsynced and renamed over
-    `path`; on any error the temporary file is removed and the error re-raised.
-    """
+def _write_atomic(path: Path, mode: str, write) -> None:
+    """Call write(fh) on a temporary file beside `path`, fsync, rename it over `path`;
+    on any error the temporary file is removed and the error re-raised."""
     path = Path(path)
     tmp = tmp_path(path)
     try:
-        with open(tmp, "wb") as fh:
-            pq.write_table(table, fh, compression=COMPRESSION)
+        with open(tmp, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as fh:
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -130,25 +127,22 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
         except OSError:
             pass
         raise
+
+
+def write_parquet_atomic(table: pa.Table, path: Path) -> None:
+    """Write `table` to `path` so that `path` is either absent or complete (the file is
+    written as `.<name>.tmp-<random>` beside `path`, fsynced and renamed)."""
+    _write_atomic(path, "wb", lambda fh: pq.write_table(table, fh, compression=COMPRESSION))
 
 
 def write_json_atomic(data: dict, path: Path) -> None:
     """Write `data` as JSON to `path` atomically (temporary file, fsync, rename)."""
-    path = Path(path)
-    tmp = tmp_path(path)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    def write(fh):
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+
+    _write_atomic(path, "w", write)
 
 
 def parquet_rows(path: Path) -> int | None:
