@@ -149,7 +149,7 @@ def _slug(text: str) -> str:
 
 
 def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
-            workers: int | None = None, echo=print) -> dict:
+            workers: int | None = None, echo=print, scheduler: str | None = None) -> dict:
     if games < 2:
         raise CratesError("--games must be at least 2")
     if not variants:
@@ -175,7 +175,7 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
         vdir = root / _slug(label)
         echo(f"  {label}: {num(games)} games x {len(specs)} rotation(s)")
         t = time.perf_counter()
-        play(r, specs, seed, 0, games, vdir, "hands", workers)
+        play(r, specs, seed, 0, games, vdir, "hands", workers, scheduler=scheduler)
         wall = time.perf_counter() - t
         entries = labels_for(specs)
         manifest = {"format": "crates-sim balance variant", "preset": r.preset_name, "rules": r.to_dict(),

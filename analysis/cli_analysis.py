@@ -54,8 +54,10 @@ def report(dataset, out):
               help="Keep adding deals until every score-difference CI half-width is below this many points.")
 @click.option("--max-games", type=int, default=1_000_000, show_default=True,
               help="Cap on deals for --precision.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
-def compare(rules, strategies, games, seed, out, precision, max_games, workers):
+def compare(rules, strategies, games, seed, out, precision, max_games, workers, scheduler):
     """Compare strategies in a duplicate tournament (common random numbers).
 
     Every deal is played once per rotation of the strategies over the seats, so each
@@ -80,7 +82,8 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers):
         parse_strategies(spec, 1)
     if games < 2:
         raise CratesError("--games must be at least 2")
-    res = run_compare(rules, specs, games, seed, out, precision, max_games, _workers(workers), echo=click.echo)
+    res = run_compare(rules, specs, games, seed, out, precision, max_games, _workers(workers),
+                      echo=click.echo, scheduler=scheduler)
     click.echo(f"{res['games']:,} deals x {res['rotations']} rotations in {res['wall']:.1f} s "
                f"({rules.describe()}, {rules.players} players)")
     click.echo(pair_table(res["pairs"]).to_string(index=False))
@@ -105,8 +108,10 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers):
 @click.option("--games", "-g", default=1000, show_default=True, type=int, help="Deals per variant.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
 @click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
-def balance(variants, players, strategies, games, seed, out, workers):
+def balance(variants, players, strategies, games, seed, out, workers, scheduler):
     """Measure rule variants side by side.
 
     Per variant: seat and dealer-position advantage, first-player advantage, pressure
@@ -126,7 +131,8 @@ def balance(variants, players, strategies, games, seed, out, workers):
     specs = split_variants(variants)
     for spec in specs:
         Rules.from_spec(spec, players)
-    res = run_balance(specs, players, strategies, games, seed, out, _workers(workers), echo=click.echo)
+    res = run_balance(specs, players, strategies, games, seed, out, _workers(workers),
+                      echo=click.echo, scheduler=scheduler)
     click.echo(f"{len(res['labels'])} variants x {games:,} deals in {res['wall']:.1f} s")
     from .balance import summary_lines
 

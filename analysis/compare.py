@@ -102,7 +102,7 @@ def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: f
 
 def compare(rules, strategies: list[str], games: int, seed: int, out, precision: float | None = None,
             max_games: int = DEFAULT_MAX_GAMES, workers: int | None = None, echo=print,
-            conf: float = 0.95) -> dict:
+            conf: float = 0.95, scheduler: str | None = None) -> dict:
     """Run the duplicate tournament (adding games for --precision) and write its outputs."""
     if games < 2:
         raise CratesError("--games must be at least 2")
@@ -119,7 +119,8 @@ def compare(rules, strategies: list[str], games: int, seed: int, out, precision:
     parts, done, batch = [], 0, 0
     target = games
     while True:
-        parts.append(play(rules, strategies, seed, done, target - done, raw, "games", workers, batch))
+        parts.append(play(rules, strategies, seed, done, target - done, raw, "games", workers, batch,
+                          scheduler))
         done, batch = target, batch + 1
         per = pl.concat(parts)
         result = analyse(per, labels, rules.family == "crates", conf)

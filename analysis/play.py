@@ -98,9 +98,11 @@ def run_block(b: Block) -> pl.DataFrame:
 
 
 def play(rules, strategies: list[str], seed: int, start: int, games: int, out, detail="games",
-         workers: int | None = 1, batch: int = 0) -> pl.DataFrame:
+         workers: int | None = 1, batch: int = 0, scheduler: str | None = None) -> pl.DataFrame:
     """Play games [start, start + games) once per rotation; return per game x rotation x entry
-    summaries (score = mean final total of the entry's seats, win = its share of the win)."""
+    summaries (score = mean final total of the entry's seats, win = its share of the win).
+
+    scheduler: run the blocks on Dask ("tcp://HOST:PORT" or "local:K"), as `simulate` does."""
     plan = rotations(len(strategies), rules.players, rules.partnerships)
     blocks = []
     for r, entries in enumerate(plan):
@@ -115,7 +117,10 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
         make_backend, available_cpus = None, lambda: 1
     workers = workers or available_cpus()
     workers = max(1, min(workers, len(blocks)))
-    if make_backend is None or workers == 1:
+    if scheduler:
+        with make_backend(scheduler, None) as backend:
+            parts = [res for _, res in backend.run(run_block, blocks)]
+    elif make_backend is None or workers == 1:
         parts = [run_block(b) for b in blocks]
     else:
         with make_backend(None, workers) as backend:
