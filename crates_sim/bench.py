@@ -35,8 +35,8 @@ def _crates_cmd(*args, env=None):
 
 def startup_times() -> tuple[float, float]:
     """Wall time of `crates trace` with an empty numba cache (cold), then with it (warm)."""
-    cache = tempfile.mkdtemp(prefix="crates-numba-")
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    cache = tempfile.mkdtemp(prefix="crates-cache-")
+    env = {**os.environ, "CRATES_SIM_CACHE": cache}  # an empty cache: everything compiles
     try:
         cold = _crates_cmd("trace", "--seed", "1", "--out", os.devnull, env=env)
         warm = _crates_cmd("trace", "--seed", "1", "--out", os.devnull, env=env)
