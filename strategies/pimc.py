@@ -6,7 +6,8 @@ penalties, and the rules), then `samples` times: deals the unseen cards at rando
 other hands and the stock, consistent with the hand sizes, the stock size and the suits
 each player is known to lack (a player who had to draw facing a suit, with no draw since,
 holds none of it), and for every legal option plays the hand out from a copy of that
-position with `greedy` at every seat, the option forced as the first decision. The same
+position with `greedy` (or the built-in of id `policy`) at every seat, the option forced
+as the first decision. The same
 deals serve every option (common random numbers). It picks the option with the best mean
 outcome for its seat or team: Crates, the opponents' hand points and pressures minus its
 own (per unit); Crazy Eights, its points minus the best opponent's.
@@ -63,12 +64,13 @@ GREEDY_ID = 1
 
 
 @njit(cache=True)
-def _base_state(obs, hand, hand_n, pile, pile_n):
-    """A state with the seat's public information and own hand; other hands empty."""
+def _base_state(obs, hand, hand_n, pile, pile_n, policy):
+    """A state with the seat's public information and own hand; other hands empty; every
+    seat played by the built-in strategy `policy` in rollouts."""
     R = obs[O_RULES:O_RULES + RULES_LEN].copy()
     n = obs[O_PLAYERS]
     strat = np.empty(n, dtype=np.int64)
-    strat[:] = GREEDY_ID
+    strat[:] = policy
     sparams = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     log = np.zeros(1, dtype=np.int32)
     G = E.new_state(R, strat, sparams, log)
@@ -206,7 +208,10 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     samples = max(int(params[0]), 1)
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
-    base = _base_state(obs, hand, hand_n, pile, pile_n)
+    policy = int(params[2])
+    if policy < 1 or policy > 6:  # rollouts use a built-in heuristic (not random, not pimc)
+        policy = GREEDY_ID
+    base = _base_state(obs, hand, hand_n, pile, pile_n, policy)
     base[1][E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
     unseen = _unseen(obs, hand, hand_n, pile, pile_n)
     voids = np.zeros((n, 4), dtype=np.int64)
@@ -219,7 +224,7 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
         _deal_hidden(deal, base, unseen, voids, rng, rng_row)
-        deal[1][E.STR0 + me] = GREEDY_ID
+        deal[1][E.STR0 + me] = policy
         seed = next_u64(rng, rng_row)
         for i in range(n_options):
             work[1][:] = deal[1]
