@@ -24,7 +24,7 @@ BUILTINS = {
                  "w7": (1.0, "leaders and last-card opponents hit")}),
     "pimc": (7, "determinised Monte Carlo: samples the unseen cards, plays each option out",
              {"samples": (30.0, "deals of the unseen cards per decision"), **_FORGET,
-              "policy": (1.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, 4 aggressive, "
+              "policy": (6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, 4 aggressive, "
                               "5 partner, 6 weights")}),
 }
 
