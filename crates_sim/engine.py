@@ -213,15 +213,14 @@ def decode_log(buf, rules, specs, seed, game) -> list[dict]:
     return events
 
 
-def trace_game(rules, strategies, seed, game, detail="hands"):
-    """Play game `game` of `seed` with the event log on: (events, ChunkResult of that game).
+def trace_game(rules, strategies, seed, game) -> list[dict]:
+    """Play game `game` of `seed` with the event log on; returns its RULES.md §5 events.
 
     The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
     cap = 1 << 18
     while True:
         log = np.zeros(cap, dtype=np.int32)
-        games_out, win_out, hand_rows, stats = _call_kernel(
-            rules, strategies, seed, game, 1, detail == "hands", log=log)
+        _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
         if stats[5] == 0:
             break
         cap *= 4
