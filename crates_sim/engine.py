@@ -98,10 +98,10 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         left = n_games - done
         cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
         rows = np.zeros((cap, nb.N_HAND_FIELDS), dtype=np.int32)
+        args = (R, ids, params, np.uint64(seed), game_start + done, left, want_rows,
+                games_out[done * n:], win_out[done * n:], rows, log, log_on, stats, err)
         try:
-            played = kernels.play_games_nb(R, ids, params, np.uint64(seed), game_start + done,
-                                           left, want_rows, games_out[done * n:],
-                                           win_out[done * n:], rows, log, log_on, stats, err)
+            played = kernels.play_games_nb(*args)
         except NumbaError as exc:
             raise _compile_error(specs, exc) from None
         if err[0] >= 0:

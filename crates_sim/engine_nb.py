@@ -110,6 +110,8 @@ from .cards import (
     OS_PRESS_K,
     OS_PRESSURES,
     OS_TOTAL,
+    OS_VOID_FREE,
+    OS_VOIDS,
     OUT_AFTER,
     OUT_IMMEDIATE,
     PEN_FORFEIT,
@@ -152,8 +154,8 @@ from .rng_nb import rand_below, seed_stream, shuffle_cards
 NST = 32
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
- SV_CAPPED, SV_TEAM, SV_HANDS) = range(16)
-NSV = 16
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE) = range(18)
+NSV = 18
 N_PARAMS = 8
 
 #: fields of a hand row (one per game x hand x seat)
@@ -355,6 +357,8 @@ def draw_one(G, p, why):
     hands[p * 52 + sv[p * NSV + SV_HAND_N]] = card
     sv[p * NSV + SV_HAND_N] += 1
     sv[p * NSV + SV_H_DRAWS] += 1
+    if sv[p * NSV + SV_VOIDS] != 0:
+        sv[p * NSV + SV_VOID_FREE] += 1  # a card drawn after the void may be of that suit
     lp = log_reserve(G, EV_DRAW, 3)
     if lp >= 0:
         g[7][lp] = p
@@ -362,6 +366,16 @@ def draw_one(G, p, why):
         g[7][lp + 2] = why
     tick(G)
     return True
+
+
+@leaf
+def note_void(G, p):
+    """Seat p could not play: it showed it holds no card of the current suit (public)."""
+    g = unpack(G)
+    st, sv = g[1], g[2]
+    if sv[p * NSV + SV_VOIDS] == 0:
+        sv[p * NSV + SV_VOID_FREE] = 0
+    sv[p * NSV + SV_VOIDS] |= 1 << st[S_SUIT]
 
 
 @kernel
@@ -405,6 +419,8 @@ def fill_obs(G, p, phase, played):
         obs[base + OS_OWE] = sv[q * NSV + SV_OWE]
         obs[base + OS_PRESS_K] = sv[q * NSV + SV_PRESS_K]
         obs[base + OS_OUT_ORDER] = sv[q * NSV + SV_OUT_ORDER]
+        obs[base + OS_VOIDS] = sv[q * NSV + SV_VOIDS]
+        obs[base + OS_VOID_FREE] = sv[q * NSV + SV_VOID_FREE]
     obs[O_PASSES] = st[S_PASSES]
     obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
@@ -711,6 +727,7 @@ def crates_play_step(G, p, again):
     R, st, sv, opts = g[0], g[1], g[2], g[9]
     k = legal_options(G, p)
     if k == 0:
+        note_void(G, p)
         draw_one(G, p, W_SIX_FAIL if again else W_CANT_PLAY)
         if st[S_ENDED] == 0:
             advance(G, p, 1)
@@ -931,6 +948,7 @@ def eights_turn(G, p):
             if empty:
                 pass_turn(G, p)
                 return
+            note_void(G, p)
             draw_one(G, p, W_CANT_PLAY)
             st[S_PASSES] = 0
             if rule == DRAW_ONE:
@@ -1011,6 +1029,8 @@ def lay_out(G, deck, d, hand_no):
         sv[q * NSV + SV_H_PLAYS] = 0
         sv[q * NSV + SV_H_PRESSURES] = 0
         sv[q * NSV + SV_H_PPOINTS] = 0
+        sv[q * NSV + SV_VOIDS] = 0
+        sv[q * NSV + SV_VOID_FREE] = 0
     i = 0
     for _ in range(size):
         for j in range(1, n + 1):

@@ -6,8 +6,8 @@ penalties, and the rules), then `samples` times: deals the unseen cards at rando
 other hands and the stock, consistent with the hand sizes, the stock size and the suits
 each player is known to lack (a player who had to draw facing a suit, with no draw since,
 holds none of it), and for every legal option plays the hand out from a copy of that
-position with `greedy` (or the built-in of id `policy`) at every seat, the option forced
-as the first decision. The same
+position with the built-in heuristic `policy` (default 6 = `weights`; 1 = `greedy`) at
+every seat, the option forced as the first decision. The same
 deals serve every option (common random numbers). It picks the option with the best mean
 outcome for its seat or team: Crates, the opponents' hand points and pressures minus its
 own (per unit); Crazy Eights, its points minus the best opponent's.
@@ -50,6 +50,8 @@ from crates_sim.cards import (
     OS_PRESS_K,
     OS_PRESSURES,
     OS_TOTAL,
+    OS_VOID_FREE,
+    OS_VOIDS,
     PH_AGAIN,
     PH_ANNOUNCE,
     PH_COUNT,
@@ -102,6 +104,8 @@ def _base_state(obs, hand, hand_n, pile, pile_n, policy):
         sv[q * E.NSV + E.SV_OWE] = obs[b + OS_OWE]
         sv[q * E.NSV + E.SV_PRESS_K] = obs[b + OS_PRESS_K]
         sv[q * E.NSV + E.SV_OUT_ORDER] = obs[b + OS_OUT_ORDER]
+        sv[q * E.NSV + E.SV_VOIDS] = obs[b + OS_VOIDS]
+        sv[q * E.NSV + E.SV_VOID_FREE] = obs[b + OS_VOID_FREE]
         sv[q * E.NSV + E.SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
     for i in range(hand_n):
         hands[me * 52 + i] = hand[i]
@@ -126,9 +130,11 @@ def _unseen(obs, hand, hand_n, pile, pile_n):
 
 
 @njit(cache=True)
-def _deal_hidden(G, base, unseen, voids, rng, row):
+def _deal_hidden(G, base, unseen, voids, free, rng, row):
     """Copy `base` into G and deal the unseen cards at random to the other hands and the
-    stock; a deal that gives a seat a suit it is known to lack is redrawn (20 tries)."""
+    stock. A seat that could not play on a suit held none of it then: a deal giving it
+    more cards of its void suits (8s count too) than it has drawn since is redrawn
+    (up to 20 tries, then the last deal is kept)."""
     S = G[1]
     S[:] = base[1]
     g = E.unpack(G)
@@ -144,12 +150,15 @@ def _deal_hidden(G, base, unseen, voids, rng, row):
         for q in range(n):
             if base[1][E.STR0 + q] == -2:  # the deciding seat keeps its own hand
                 continue
+            lacking = 0
             for i in range(sv[q * E.NSV + E.SV_HAND_N]):
                 c = cards[pos]
-                if voids[q, c % 4] != 0:
-                    ok = False
+                if voids[q] != 0 and ((voids[q] >> (c % 4)) & 1 or c // 4 == 7):
+                    lacking += 1
                 hands[q * 52 + i] = c
                 pos += 1
+            if lacking > free[q]:
+                ok = False
         if ok:
             break
     m = k - pos
@@ -214,7 +223,11 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     base = _base_state(obs, hand, hand_n, pile, pile_n, policy)
     base[1][E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
     unseen = _unseen(obs, hand, hand_n, pile, pile_n)
-    voids = np.zeros((n, 4), dtype=np.int64)
+    voids = np.zeros(n, dtype=np.int64)
+    free = np.zeros(n, dtype=np.int64)
+    for q in range(n):
+        voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
+        free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
     base_ppoints = np.zeros(n, dtype=np.int64)
     bst = E.unpack(base)
     for q in range(n):
@@ -223,7 +236,7 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     deal = E.copy_state(base)
     totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
-        _deal_hidden(deal, base, unseen, voids, rng, rng_row)
+        _deal_hidden(deal, base, unseen, voids, free, rng, rng_row)
         deal[1][E.STR0 + me] = policy
         seed = next_u64(rng, rng_row)
         for i in range(n_options):

@@ -15,30 +15,41 @@ BOTS = str(Path(__file__).parent / "data" / "mybots.py")
 RULES = Rules.preset("classic", 4)
 
 
-# One engine copy serves every test here: user functions and pimc compile together once.
 PIMC = "pimc:samples=3"
 
 
-def test_a_user_function_and_pimc_play_and_are_reproducible():
+def test_a_user_function_runs_in_a_fast_engine_copy():
+    specs = [f"{BOTS}:cheapest", "greedy", f"{BOTS}:cheapest:bad=0", "greedy"]
+    a = run_games(RULES, specs, seed=4, game_start=0, n_games=30)
+    b = run_games(RULES, specs, seed=4, game_start=10, n_games=20)
+    assert (a.games["total"][40:] == b.games["total"]).all()
+    assert a.capped_hands == 0
+    events = trace_game(RULES, specs, seed=4, game=12)
+    assert events[-1]["totals"] == a.games["total"][48:52].tolist()
+    from crates_sim.strategy import kernels_for
+
+    assert kernels_for(specs).REFCOUNTED is False
+
+
+def test_a_user_function_that_allocates_gets_the_refcounted_copy():
+    specs = [f"{BOTS}:allocating", "greedy", f"{BOTS}:cheapest", "random"]
+    res = run_games(RULES, specs, seed=4, game_start=0, n_games=5)
+    assert res.capped_hands == 0 and len(res.games["total"]) == 20
+
+
+def test_pimc_is_reproducible_and_legal_in_every_preset():
     specs = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:cheapest:bad=0", "greedy"]
     a = run_games(RULES, specs, seed=4, game_start=0, n_games=6)
     b = run_games(RULES, specs, seed=4, game_start=2, n_games=4)
-    assert (a.games["total"][8:] == b.games["total"]).all()  # pimc with a fixed seed too
-    assert a.capped_hands == 0
-    events = trace_game(RULES, specs, seed=4, game=3)
-    assert events[-1]["totals"] == a.games["total"][12:16].tolist()
-
-
-def test_pimc_plays_every_preset_legally():
+    assert (a.games["total"][8:] == b.games["total"]).all()  # pimc with a fixed seed
     for preset, n in (("league", 3), ("serbian", 4), ("very-crazy-eights", 3)):
         rules = Rules.preset(preset, n)
         specs = [PIMC, f"{BOTS}:cheapest"] + ["random"] * (n - 2)
-        res = run_games(rules, specs, seed=2, game_start=0, n_games=2)
-        assert res.capped_hands == 0
+        assert run_games(rules, specs, seed=2, game_start=0, n_games=2).capped_hands == 0
 
 
 def test_an_illegal_choice_stops_the_run_with_the_position():
-    specs = [f"{BOTS}:cheapest", f"{BOTS}:cheapest:bad=1", "greedy", PIMC]
+    specs = [f"{BOTS}:cheapest", f"{BOTS}:cheapest:bad=1", "greedy", "greedy"]
     with pytest.raises(CratesError) as info:
         run_games(RULES, specs, seed=4, game_start=0, n_games=5)
     text = str(info.value)

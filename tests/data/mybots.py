@@ -1,5 +1,6 @@
 """User strategies for the tests (loaded by path, as a user would)."""
 
+import numpy as np
 from numba import njit
 
 from crates_sim.cards import ACTION_DRAW, ACTION_PASS, O_PHASE, PH_ANNOUNCE
@@ -36,3 +37,12 @@ def wrong_signature(params, obs):
 
 def not_jitted(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
     return 0
+
+
+@njit
+def allocating(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+    """Allocates an array: needs the reference-counted engine copy."""
+    scores = np.zeros(n_options)
+    for i in range(n_options):
+        scores[i] = options[i] % 13
+    return int(np.argmax(scores))
