@@ -18,9 +18,11 @@ def cli():
     \b
     Start with:
       crates rules --list                 the rule presets
+      crates strategies                   the built-in strategies and their parameters
       crates simulate --games 10000       classic 4-player partnership games, random play
       crates trace --game 0 --out g.jsonl one game as a JSON Lines log
       crates replay g.jsonl               that log as a play-by-play
+      crates report DIR                   an HTML report of a simulate dataset
     """
 
 
