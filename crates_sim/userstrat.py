@@ -136,6 +136,7 @@ def engine_module(user_specs: list[tuple[str, str]], search: bool = False,
                      "pile, pile_n, options, n_options, rng, rng_row)")
     for k, (where, func) in enumerate(user_specs):
         module, path, _ = load_function(where, func)
+        digest.update(str(path).encode())  # two checkouts of one file: two cached copies
         digest.update(path.read_bytes())
         digest.update(func.encode())
         lines += [f"_m{k} = sys.modules.get({module.__name__!r})",
