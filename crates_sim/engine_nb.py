@@ -1,25 +1,28 @@
 """The rules engine: numba kernels that play whole games of every preset.
 
 Contract: numpy arrays and scalars only, no Python objects, no allocation inside a game.
-One game's state is ``G = (R, S, rng, log, sparams)`` built by `new_state`: all mutable
-integers live in the flat array S, so passing G is cheap. Kernels take G and unpack views::
+One game's state ``G`` is one flat int64 array built by `new_state`: the rules, all
+mutable integers, the random streams, the strategy parameters (as float64 bits) and, when
+tracing, the log. Passing one array is what makes a kernel call cheap (measured: a tuple of
+five arrays cost ~40 ns per turn in argument copies). Kernels take G and unpack views::
 
     g = unpack(G) = (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams, tmp)
 
 (sv and hands are flat: sv[seat * NSV + field], hands[seat * 52 + i].)
 
-    R        int64[RULES_LEN]      rules array (cards.py)
+    R        int64[RULES_LEN]      rules array (cards.py), a copy
     st       int64[NST]            scalars, S_* below
-    sv       int64[n * NSV]        per-seat values, SV_* below
-    hands    int64[n * 52]         seat s's cards: hands[s * 52:s * 52 + its SV_HAND_N]
+    sv       int64[7 * NSV]        per-seat values, SV_* below
+    hands    int64[7 * 52]         seat s's cards: hands[s * 52:s * 52 + its SV_HAND_N]
     stock    int64[52]             stock[:st[S_STOCK_N]], top card last
     pile     int64[52]             discard pile[:st[S_PILE_N]], top card last
-    rng      uint64[n + 2, 4]      streams: 0 reshuffles, 1+s seat s's strategy, n+1 deals
-    log      int32[cap]            event records [ev, n_fields, fields...] when logging
+    rng      int64[...]            G itself: stream r's four words start at stream(r)
+                                   (0 reshuffles, 1+s seat s's strategy, n+1 deals)
+    log      int64[cap]            event records [ev, n_fields, fields...] when logging
     obs      int64[OBS_LEN]        scratch: a strategy's view (cards.py O_*)
     opts     int64[64]             scratch: the options offered to a strategy
-    strat    int64[n]              strategy id per seat
-    sparams  float64[n, P]         strategy parameters per seat
+    strat    int64[8]              strategy id per seat
+    sparams  int64[7 * N_PARAMS]   strategy parameters per seat, float64 bits
     tmp      int64[256]            scratch for kernels that may not allocate
 
 Every rule is read from ``R``: effects come from the per-card effect table, knobs from
@@ -174,7 +177,7 @@ CRATES_SIZES = np.array([8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8], dtype=np.
 
 
 # ================================================================ state
-#: layout of the flat int64 state array S (views of it are unpacked by `unpack`)
+#: layout of the flat int64 state array G (views of it are unpacked by `unpack`)
 SV0 = NST
 HD0 = SV0 + 7 * NSV
 STK0 = HD0 + 7 * 52
@@ -183,48 +186,62 @@ OBS0 = PIL0 + 52
 OPT0 = OBS0 + OBS_LEN
 STR0 = OPT0 + 64
 TMP0 = STR0 + 8
-S_LEN = TMP0 + 256
+R0 = TMP0 + 256
+RNG0 = R0 + RULES_LEN
+PAR0 = RNG0 + 4 * 9
+S_LEN = PAR0 + 7 * N_PARAMS
+LOG0 = S_LEN  # the log, when tracing, fills the rest of G
+
+
+@leaf
+def stream(r):
+    """Where random stream r starts in G (the `rng_row` handed with G as `rng`)."""
+    return RNG0 + 4 * r
 
 
 @allocating
-def new_state(R, strat, sparams, log):
-    """Allocate one game's state G = (R, S, rng, log, sparams) for the rules R.
-
-    All mutable integer state lives in the one flat array S: a call that passes G passes
-    five arrays, not thirteen (measured: ~11 ns less per call)."""
+def new_state(R, strat, sparams, log_cap):
+    """Allocate one game's state G for the rules R (room for `log_cap` log words)."""
     n = R[K_PLAYERS]
-    S = np.zeros(S_LEN, dtype=np.int64)
-    S[S_N] = n
-    S[S_FORCE] = -1
+    G = np.zeros(S_LEN + log_cap, dtype=np.int64)
+    G[S_N] = n
+    G[S_FORCE] = -1
     for q in range(n):
-        S[STR0 + q] = strat[q]
+        G[STR0 + q] = strat[q]
     for i in range(RULES_LEN):
-        S[OBS0 + O_RULES + i] = R[i]
-    rng = np.zeros((n + 2, 4), dtype=np.uint64)
-    return (R, S, rng, log, sparams)
+        G[OBS0 + O_RULES + i] = R[i]
+        G[R0 + i] = R[i]
+    params = G[PAR0:S_LEN].view(np.float64)
+    for q in range(n):
+        for j in range(min(sparams.shape[1], N_PARAMS)):
+            params[q * N_PARAMS + j] = sparams[q, j]
+    return G
 
 
 @allocating
 def copy_state(G):
-    """A deep copy of a state (rules, strategy parameters and log buffer are shared)."""
-    return (G[0], G[1].copy(), G[2].copy(), G[3], G[4])
+    """A deep copy of a state, without its log (copies play on silently)."""
+    W = G[:S_LEN].copy()
+    W[S_LOG_ON] = 0
+    return W
 
 
 @leaf
 def unpack(G):
     """Views of G: (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams, tmp)."""
-    R, S, rng, log, sparams = G
-    n = S[S_N]
-    st = S[0:NST]
-    sv = S[SV0:SV0 + n * NSV]  # sv[seat * NSV + field]
-    hands = S[HD0:HD0 + n * 52]  # hands[seat * 52 + i]
-    stock = S[STK0:STK0 + 52]
-    pile = S[PIL0:PIL0 + 52]
-    obs = S[OBS0:OBS0 + OBS_LEN]
-    opts = S[OPT0:OPT0 + 64]
-    strat = S[STR0:STR0 + 8]
-    tmp = S[TMP0:TMP0 + 256]
-    return (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams, tmp)
+    R = G[R0:RNG0]
+    st = G[0:NST]
+    sv = G[SV0:HD0]  # sv[seat * NSV + field]
+    hands = G[HD0:STK0]  # hands[seat * 52 + i]
+    stock = G[STK0:PIL0]
+    pile = G[PIL0:OBS0]
+    obs = G[OBS0:OPT0]
+    opts = G[OPT0:STR0]
+    strat = G[STR0:TMP0]
+    tmp = G[TMP0:R0]
+    sparams = G[PAR0:S_LEN]
+    log = G[LOG0:]
+    return (R, st, sv, hands, stock, pile, G, log, obs, opts, strat, sparams, tmp)
 
 
 # ================================================================ small helpers
@@ -327,7 +344,7 @@ def pressure(G, p):
         stock[i] = pile[i]
     pile[0] = pile[m]
     st[S_PILE_N] = 1
-    shuffle_cards(stock, m, g[6], 0)
+    shuffle_cards(stock, m, G, RNG0)
     st[S_STOCK_N] = m
     lp = log_reserve(G, EV_PRESSURE, 3 + m)
     if lp >= 0:
@@ -441,8 +458,9 @@ def decide(G, p, phase, n_opts, played):
     hand_n = sv[p * NSV + SV_HAND_N]
     if phase == PH_BLIND_CALL:
         hand_n = 0  # the dealer names the suit before seeing the cards
-    k = choose_nb(g[10][p], g[11][p], g[8], hands[p * 52:p * 52 + 52], hand_n, g[5], st[S_PILE_N], opts,
-                  n_opts, g[6], 1 + p)
+    params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
+    k = choose_nb(g[10][p], params, g[8], hands[p * 52:p * 52 + 52], hand_n, g[5], st[S_PILE_N],
+                  opts, n_opts, G, stream(1 + p))
     if k < 0 or k >= n_opts:
         if st[S_ERROR] == 0:
             st[S_ERROR] = 1
@@ -989,7 +1007,7 @@ def deal_hand(G, seed, game, hand_no):
         if R[IN_DECK + c] != 0:
             deck[d] = c
             d += 1
-    row = g[1][S_N] + 1
+    row = stream(g[1][S_N] + 1)
     seed_stream(rng, row, seed, game, 1000 + hand_no)
     shuffle_cards(deck, d, rng, row)
     lay_out(G, deck, d, hand_no)
@@ -1177,9 +1195,9 @@ def start_game(G, seed, game):
         for f in range(NSV):
             sv[q * NSV + f] = 0
         sv[q * NSV + SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
-        seed_stream(rng, 1 + q, seed, game, 100 + q)
-    seed_stream(rng, 0, seed, game, 1)
-    st[S_FIRST_DEALER] = rand_below(rng, 0, n) if R[K_FIRST_DEALER] < 0 else 0
+        seed_stream(rng, stream(1 + q), seed, game, 100 + q)
+    seed_stream(rng, stream(0), seed, game, 1)
+    st[S_FIRST_DEALER] = rand_below(rng, stream(0), n) if R[K_FIRST_DEALER] < 0 else 0
     st[S_GAME_OVER] = 0
 
 
@@ -1254,7 +1272,7 @@ def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games
     Stops early (returning fewer) when hand_rows might not hold another whole game, or
     when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
     game)."""
-    G = new_state(R, strat, sparams, log)
+    G = new_state(R, strat, sparams, log.shape[0] if log_on else 0)
     st = unpack(G)[1]
     n = R[K_PLAYERS]
     st[S_LOG_ON] = log_on
@@ -1262,7 +1280,7 @@ def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games
     max_rows = R[K_MAX_HANDS] * n
     for i in range(n_games):
         if want_rows and rows + max_rows > hand_rows.shape[0]:
-            return i
+            return export_log(G, log, stats, i)
         game = game_start + i
         start_game(G, seed, game)
         hand_no = 0
@@ -1279,16 +1297,25 @@ def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games
                 tmp = unpack(G)[12]
                 for j in range(64):
                     err[8 + j] = tmp[192 + j]
-                return i
+                return export_log(G, log, stats, i)
             rows += finish_hand(G, i, hand_rows, rows, want_rows, stats)
             if game_over(G, hand_no):
                 break
         finish_game(G, games_out, win_out, i * n)
         stats[3] += 1
-    if log_on:
+    return export_log(G, log, stats, n_games)
+
+
+@kernel
+def export_log(G, log, stats, result):
+    """Copy the logged events out of G into `log` (stats[4] words, stats[5] = overflowed)."""
+    st = unpack(G)[1]
+    if st[S_LOG_POS] > 0 or st[S_LOG_OVERFLOW] != 0:
+        for i in range(st[S_LOG_POS]):
+            log[i] = G[LOG0 + i]
         stats[4] = st[S_LOG_POS]
         stats[5] = st[S_LOG_OVERFLOW]
-    return n_games
+    return result
 
 
 @allocating
@@ -1297,7 +1324,7 @@ def play_stacked_nb(R, strat, sparams, deck, hand_no, first_dealer, totals, log,
 
     totals: the game totals (and pressure counters, as SV_PRESS_K) to start from.
     Returns (st, sv, rows) after the hand was scored; the hand's events are in `log`."""
-    G = new_state(R, strat, sparams, log)
+    G = new_state(R, strat, sparams, log.shape[0])
     g = unpack(G)
     st, sv = g[1], g[2]
     st[S_LOG_ON] = 1
@@ -1310,6 +1337,5 @@ def play_stacked_nb(R, strat, sparams, deck, hand_no, first_dealer, totals, log,
     play_on(G)
     rows = np.zeros((st[S_N], N_HAND_FIELDS), dtype=np.int32)
     finish_hand(G, 0, rows, 0, True, stats)
-    stats[4] = st[S_LOG_POS]
-    stats[5] = st[S_LOG_OVERFLOW]
-    return st.copy(), g[2].copy().reshape((st[S_N], NSV)), rows
+    export_log(G, log, stats, 0)
+    return st.copy(), g[2][:st[S_N] * NSV].copy().reshape((st[S_N], NSV)), rows

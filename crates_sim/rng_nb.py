@@ -1,8 +1,9 @@
 """Counter-based random streams: SplitMix64 seeding into xoshiro256** states.
 
-Contract: numba types only. A stream is one row of a ``uint64[:, 4]`` array. Every stream
-of a game is derived from ``(seed, game, salt)`` alone, so game ``i`` of seed ``s`` is the
-same whatever the chunking, worker count or backend.
+Contract: numba types only. A stream is four consecutive words ``rng[at:at + 4]`` of an
+int64 array (the bits of the xoshiro state); ``(rng, at)`` is the handle a strategy gets as
+``(rng, rng_row)``. Every stream of a game is derived from ``(seed, game, salt)`` alone, so
+game ``i`` of seed ``s`` is the same whatever the chunking, worker count or backend.
 """
 
 import numpy as np
@@ -24,14 +25,14 @@ def splitmix64(x):
 
 
 @kernel
-def seed_stream(rng, row, seed, game, salt):
-    """Seed stream `row` of `rng` from (seed, game, salt)."""
+def seed_stream(rng, at, seed, game, salt):
+    """Seed the stream at rng[at:at + 4] from (seed, game, salt)."""
     h = splitmix64(np.uint64(seed) + _GOLDEN)
     h = splitmix64(h ^ (np.uint64(game) + _GOLDEN * np.uint64(2)))
     h = splitmix64(h ^ (np.uint64(salt) + _GOLDEN * np.uint64(3)))
     for i in range(4):
         h = h + _GOLDEN
-        rng[row, i] = splitmix64(h)
+        rng[at + i] = np.int64(splitmix64(h))
 
 
 @leaf
@@ -40,12 +41,12 @@ def _rotl(x, k):
 
 
 @leaf
-def next_u64(rng, row):
-    """Next xoshiro256** output of stream `row`."""
-    s0 = rng[row, 0]
-    s1 = rng[row, 1]
-    s2 = rng[row, 2]
-    s3 = rng[row, 3]
+def next_u64(rng, at):
+    """Next xoshiro256** output of the stream at rng[at:at + 4]."""
+    s0 = np.uint64(rng[at])
+    s1 = np.uint64(rng[at + 1])
+    s2 = np.uint64(rng[at + 2])
+    s3 = np.uint64(rng[at + 3])
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -54,31 +55,31 @@ def next_u64(rng, row):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    rng[row, 0] = s0
-    rng[row, 1] = s1
-    rng[row, 2] = s2
-    rng[row, 3] = s3
+    rng[at] = np.int64(s0)
+    rng[at + 1] = np.int64(s1)
+    rng[at + 2] = np.int64(s2)
+    rng[at + 3] = np.int64(s3)
     return result
 
 
 @leaf
-def rand_below(rng, row, n):
+def rand_below(rng, at, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32 * n)."""
-    x = next_u64(rng, row) >> np.uint64(32)
+    x = next_u64(rng, at) >> np.uint64(32)
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
 
 
 @kernel
-def rand_unit(rng, row):
+def rand_unit(rng, at):
     """A uniform float in [0, 1)."""
-    return np.float64(next_u64(rng, row) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return np.float64(next_u64(rng, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @kernel
-def shuffle_cards(arr, n, rng, row):
+def shuffle_cards(arr, n, rng, at):
     """Fisher-Yates shuffle of arr[:n] in place."""
     for i in range(n - 1, 0, -1):
-        j = rand_below(rng, row, i + 1)
+        j = rand_below(rng, at, i + 1)
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp

@@ -74,8 +74,7 @@ def _base_state(obs, hand, hand_n, pile, pile_n, policy):
     strat = np.empty(n, dtype=np.int64)
     strat[:] = policy
     sparams = np.zeros((n, E.N_PARAMS), dtype=np.float64)
-    log = np.zeros(1, dtype=np.int32)
-    G = E.new_state(R, strat, sparams, log)
+    G = E.new_state(R, strat, sparams, 0)
     g = E.unpack(G)
     st, sv, hands, pile_s = g[1], g[2], g[3], g[5]
     me = obs[O_SEAT]
@@ -135,8 +134,7 @@ def _deal_hidden(G, base, unseen, voids, free, rng, row):
     stock. A seat that could not play on a suit held none of it then: a deal giving it
     more cards of its void suits (8s count too) than it has drawn since is redrawn
     (up to 20 tries, then the last deal is kept)."""
-    S = G[1]
-    S[:] = base[1]
+    G[:] = base
     g = E.unpack(G)
     st, sv, hands, stock = g[1], g[2], g[3], g[4]
     n = st[E.S_N]
@@ -148,7 +146,7 @@ def _deal_hidden(G, base, unseen, voids, free, rng, row):
         ok = True
         pos = 0
         for q in range(n):
-            if base[1][E.STR0 + q] == -2:  # the deciding seat keeps its own hand
+            if base[E.STR0 + q] == -2:  # the deciding seat keeps its own hand
                 continue
             lacking = 0
             for i in range(sv[q * E.NSV + E.SV_HAND_N]):
@@ -221,7 +219,7 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     if policy < 1 or policy > 6:  # rollouts use a built-in heuristic (not random, not pimc)
         policy = GREEDY_ID
     base = _base_state(obs, hand, hand_n, pile, pile_n, policy)
-    base[1][E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
+    base[E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
     unseen = _unseen(obs, hand, hand_n, pile, pile_n)
     voids = np.zeros(n, dtype=np.int64)
     free = np.zeros(n, dtype=np.int64)
@@ -237,14 +235,14 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
         _deal_hidden(deal, base, unseen, voids, free, rng, rng_row)
-        deal[1][E.STR0 + me] = policy
+        deal[E.STR0 + me] = policy
         seed = next_u64(rng, rng_row)
         for i in range(n_options):
-            work[1][:] = deal[1]
+            work[:] = deal
             wg = E.unpack(work)
             wst = wg[1]
             for q in range(n + 2):
-                E.seed_stream(wg[6], q, seed, s, 7 + q)
+                E.seed_stream(work, E.stream(q), seed, s, 7 + q)
             wst[E.S_FORCE] = options[i]
             wst[E.S_FORCE_SEAT] = me
             wst[E.S_AGAIN] = 1 if phase == PH_AGAIN else 0

@@ -94,11 +94,11 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
 
     rules = Rules.preset(preset, 4)
     ids, params = resolve(["greedy"] * 4)
-    G = nb.new_state(rules.to_array(), ids, params, np.zeros(1, np.int32))
+    G = nb.new_state(rules.to_array(), ids, params, 0)
     nb.start_game(G, np.uint64(1), 0)
     nb.deal_hand(G, np.uint64(1), 0, 1)
     G2 = nb.copy_state(G)
-    S, S2 = G[1], G2[1]  # the flat state arrays (layout: engine_nb *0 offsets)
+    S, S2 = G, G2  # the flat state arrays (layout: engine_nb *0 offsets)
     me = 1
     size = int(S[nb.SV0 + me * nb.NSV + nb.SV_HAND_N])
     stock_n = int(S[nb.S_STOCK_N])
