@@ -10,10 +10,10 @@ field of `crates_sim.strategy.BUILTINS`.
 from strategies.builtin import greedy_nb, random_nb
 from strategies.heuristic import aggressive_nb, dump3_nb, hoard3_nb, partner_nb, weights_nb
 
-from .jit import kernel
+from .jit import leaf
 
 
-@kernel
+@leaf
 def choose_nb(sid, params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
     """The option index chosen by strategy `sid` (see strategies/builtin.py for the signature)."""
     if sid == 1:

@@ -251,7 +251,12 @@ def seat_after(G, p, k):
     g = unpack(G)
     st = g[1]
     n = st[S_N]
-    return ((p + k * st[S_DIR]) % n + n) % n
+    q = p + k * st[S_DIR]
+    while q >= n:  # no division: |k| < n here, and an idiv is most of a turn's cost
+        q -= n
+    while q < 0:
+        q += n
+    return q
 
 
 @leaf
@@ -545,12 +550,13 @@ def legal_options(G, p):
     k = 0
     suit = st[S_SUIT]
     rank = st[S_RANK]
+    base = p * 52
     for i in range(sv[p * NSV + SV_HAND_N]):
-        c = hands[p * 52 + i]
+        c = hands[base + i]
         e = R[EFFECT + c]
-        if c % 4 == suit or c // 4 == rank or e == E_WILD or e == E_WILD9:
-            opts[k] = c
-            k += 1
+        # branch-free: whether a random hand's card matches is unpredictable
+        opts[k] = c
+        k += ((c & 3) == suit) | ((c >> 2) == rank) | (e == E_WILD) | (e == E_WILD9)
     return k
 
 

@@ -19,7 +19,7 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_COUNT,
 )
-from crates_sim.jit import kernel
+from crates_sim.jit import kernel, leaf
 from crates_sim.rng_nb import rand_below, rand_unit
 
 _CRATES_VALUE = (1, 20, 0, 15, 30, 30, 20, 50, 30, 25, 10, 10, 10)
@@ -42,7 +42,7 @@ def announces(params, rng, rng_row):
     return 1
 
 
-@kernel
+@leaf
 def random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
     """Uniform among the options; always continues an optional count; announces (forget=p)."""
     phase = obs[O_PHASE]
