@@ -574,7 +574,7 @@ def count_options(G, p):
     return k
 
 
-@kernel
+@leaf
 def play_chosen(G, p, card):
     """Seat p plays the chosen `card`: its call (wilds), the last-card announcement, the pile.
 
@@ -602,7 +602,7 @@ def play_chosen(G, p, card):
     return missed
 
 
-@kernel
+@leaf
 def penalise(G, p, missed):
     """Apply a missed last-card call: draw two now, or owe them (next turn / forfeit)."""
     g = unpack(G)
@@ -695,7 +695,7 @@ def count_turn(G, p):
 
 
 # ================================================================ Crates
-@kernel
+@leaf
 def crates_effect(G, p, card):
     """Apply the effect of `card` played by p (or the dealer's upcard under as_played).
 
@@ -744,7 +744,7 @@ def crates_effect(G, p, card):
     return 0
 
 
-@kernel
+@leaf
 def crates_play_step(G, p, again):
     """One play step of seat p (again=1: the step after p's own 6). Returns 1 to play again."""
     g = unpack(G)
@@ -780,7 +780,7 @@ def crates_play_step(G, p, again):
     return crates_effect(G, p, card)
 
 
-@kernel
+@leaf
 def crates_turn(G, p):
     """Seat p's whole turn under the Crates rules."""
     g = unpack(G)
@@ -955,7 +955,7 @@ def eights_play(G, p, card):
         advance(G, p, skip)
 
 
-@kernel
+@leaf
 def eights_turn(G, p):
     """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited)."""
     g = unpack(G)
