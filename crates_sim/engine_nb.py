@@ -459,7 +459,10 @@ def decide(G, p, phase, n_opts, played):
                 st[S_FORCE] = -1
                 return opts[i]
         st[S_FORCE] = -1
-    fill_obs(G, p, phase, played)
+    if g[10][p] != 0:
+        fill_obs(G, p, phase, played)
+    else:  # the built-in random strategy (id 0) looks at the phase only
+        g[8][O_PHASE] = phase
     hand_n = sv[p * NSV + SV_HAND_N]
     if phase == PH_BLIND_CALL:
         hand_n = 0  # the dealer names the suit before seeing the cards
