@@ -153,8 +153,8 @@ from .rng_nb import rand_below, seed_stream, shuffle_cards
 (S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,
  S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
- S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT) = range(32)
-NST = 32
+ S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK) = range(33)
+NST = 33
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
  SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE) = range(18)
@@ -184,7 +184,8 @@ STK0 = HD0 + 7 * 52
 PIL0 = STK0 + 52
 OBS0 = PIL0 + 52
 OPT0 = OBS0 + OBS_LEN
-STR0 = OPT0 + 64
+OPA0 = OPT0 + 64  # where each card option sits in the hand
+STR0 = OPA0 + 64
 TMP0 = STR0 + 8
 R0 = TMP0 + 256
 RNG0 = R0 + RULES_LEN
@@ -236,7 +237,7 @@ def unpack(G):
     stock = G[STK0:PIL0]
     pile = G[PIL0:OBS0]
     obs = G[OBS0:OPT0]
-    opts = G[OPT0:STR0]
+    opts = G[OPT0:OPA0]
     strat = G[STR0:TMP0]
     tmp = G[TMP0:R0]
     sparams = G[PAR0:S_LEN]
@@ -475,6 +476,7 @@ def decide(G, p, phase, n_opts, played):
         for i in range(n_opts):
             if opts[i] == st[S_FORCE]:
                 st[S_FORCE] = -1
+                st[S_PICK] = i
                 return opts[i]
         st[S_FORCE] = -1
     if g[10][p] != 0:
@@ -506,6 +508,7 @@ def decide(G, p, phase, n_opts, played):
                 tmp[216 + i] = hands[p * 52 + i]
         end_hand(G, REASON_CAP, -1)
         k = 0
+    st[S_PICK] = k
     return opts[k]
 
 
@@ -531,14 +534,21 @@ def call_suit(G, p, card, cur_suit, phase):
 
 @leaf
 def remove_card(G, p, card):
+    """Take `card` out of seat p's hand (the last card fills its place)."""
     g = unpack(G)
-    sv, hands = g[2], g[3]
+    st, sv, hands = g[1], g[2], g[3]
     n = sv[p * NSV + SV_HAND_N]
-    for i in range(n):
-        if hands[p * 52 + i] == card:
-            hands[p * 52 + i] = hands[p * 52 + n - 1]
-            sv[p * NSV + SV_HAND_N] = n - 1
+    at = G[OPA0 + st[S_PICK]]  # where the option just chosen sits, if it is this card
+    if at < 0 or at >= n or hands[p * 52 + at] != card:
+        at = -1
+        for i in range(n):
+            if hands[p * 52 + i] == card:
+                at = i
+                break
+        if at < 0:
             return
+    hands[p * 52 + at] = hands[p * 52 + n - 1]
+    sv[p * NSV + SV_HAND_N] = n - 1
 
 
 @leaf
@@ -577,6 +587,7 @@ def legal_options(G, p):
         e = R[EFFECT + c]
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
+        G[OPA0 + k] = i
         k += ((c & 3) == suit) | ((c >> 2) == rank) | (e == E_WILD) | (e == E_WILD9)
     return k
 
@@ -591,6 +602,7 @@ def count_options(G, p):
         c = hands[p * 52 + i]
         if R[COUNT_ADD + c] > 0:
             opts[k] = c
+            G[OPA0 + k] = i
             k += 1
     return k
 
