@@ -41,12 +41,8 @@ def _rotl(x, k):
 
 
 @leaf
-def next_u64(rng, at):
-    """Next xoshiro256** output of the stream at rng[at:at + 4]."""
-    s0 = np.uint64(rng[at])
-    s1 = np.uint64(rng[at + 1])
-    s2 = np.uint64(rng[at + 2])
-    s3 = np.uint64(rng[at + 3])
+def xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step: (output, new s0, s1, s2, s3)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -55,6 +51,14 @@ def next_u64(rng, at):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@leaf
+def next_u64(rng, at):
+    """Next xoshiro256** output of the stream at rng[at:at + 4]."""
+    result, s0, s1, s2, s3 = xoshiro_step(np.uint64(rng[at]), np.uint64(rng[at + 1]),
+                                          np.uint64(rng[at + 2]), np.uint64(rng[at + 3]))
     rng[at] = np.int64(s0)
     rng[at + 1] = np.int64(s1)
     rng[at + 2] = np.int64(s2)
@@ -77,9 +81,19 @@ def rand_unit(rng, at):
 
 @kernel
 def shuffle_cards(arr, n, rng, at):
-    """Fisher-Yates shuffle of arr[:n] in place."""
+    """Fisher-Yates shuffle of arr[:n] in place (the same draws as n - 1 `rand_below` calls;
+    the stream is kept in registers meanwhile, not stored back after every draw)."""
+    s0 = np.uint64(rng[at])
+    s1 = np.uint64(rng[at + 1])
+    s2 = np.uint64(rng[at + 2])
+    s3 = np.uint64(rng[at + 3])
     for i in range(n - 1, 0, -1):
-        j = rand_below(rng, at, i + 1)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        j = np.int64(((x >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+    rng[at] = np.int64(s0)
+    rng[at + 1] = np.int64(s1)
+    rng[at + 2] = np.int64(s2)
+    rng[at + 3] = np.int64(s3)
