@@ -192,9 +192,8 @@ def _choose(name, spec_params, view):
     """The option the kernel `name` picks, with params resolved from the spec."""
     obs, h, hn, p, pn, o, no = view
     _ids, params = resolve([spec_params])
-    rng = np.zeros((8, 4), dtype=np.uint64)
-    rng[:, :] = np.uint64(0x1234567)
-    k = getattr(H, name + "_nb")(params[0], obs, h, hn, p, pn, o, no, rng, 1)
+    rng = np.full(8, 0x1234567, dtype=np.int64)  # a random stream: rng[4:8]
+    k = getattr(H, name + "_nb")(params[0], obs, h, hn, p, pn, o, no, rng, 4)
     assert 0 <= k < no
     x = int(o[k])
     if obs[C.O_PHASE] >= C.PH_CALL:  # a suit, or announce 0 / 1
