@@ -1089,12 +1089,14 @@ def lay_out(G, deck, d, hand_no):
         sv[q * NSV + SV_VOIDS] = 0
         sv[q * NSV + SV_VOID_FREE] = 0
     i = 0
-    for _ in range(size):
-        for j in range(1, n + 1):
-            q = (dealer + j) % n
-            hands[q * 52 + sv[q * NSV + SV_HAND_N]] = deck[i]
-            sv[q * NSV + SV_HAND_N] += 1
+    for j in range(size):
+        q = dealer
+        for _ in range(n):
+            q = q + 1 if q + 1 < n else 0  # the dealer's left first (no division per card)
+            hands[q * 52 + j] = deck[i]
             i += 1
+    for q in range(n):
+        sv[q * NSV + SV_HAND_N] = size
     up = deck[i]
     i += 1
     pile[0] = up
