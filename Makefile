@@ -23,7 +23,7 @@ test: setup
 	$(BIN)/python -m pytest
 
 bench: setup
-	$(BIN)/python -m crates_sim.bench
+	$(BIN)/python -m crates_sim.bench --big
 
 lint: setup
 	$(BIN)/ruff check crates_sim strategies analysis tests

@@ -1,11 +1,13 @@
 """`make bench`: the speed table of issue 3 (games/s, ns per turn, memory, start-up).
 
-    python -m crates_sim.bench [--games N] [--big]
+    python -m crates_sim.bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
 process), games/s on all cores (`simulate` with Parquet, --detail games), ns per turn
-(plays + draws + passes), peak RSS. Then cold and warm start-up of `crates trace`, and
-with --big the 1,000,000-game classic run with --detail games and hands.
+(plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
+`crates simulate`, with --big the 1,000,000-game classic run with --detail games and
+hands, and with --huge 10,000,000 games (--detail games) with the peak RSS of the whole
+process tree (parent and workers together).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from pathlib import Path
 
 from .engine import run_games
 from .rules import PRESETS, Rules
@@ -34,15 +38,73 @@ def _crates_cmd(*args, env=None):
 
 
 def startup_times() -> tuple[float, float]:
-    """Wall time of `crates trace` with an empty numba cache (cold), then with it (warm)."""
+    """Wall time of a 1,000-game `crates simulate` with an empty numba cache (cold), then
+    with it (warm)."""
     cache = tempfile.mkdtemp(prefix="crates-cache-")
+    out = tempfile.mkdtemp(prefix="crates-bench-")
     env = {**os.environ, "CRATES_SIM_CACHE": cache}  # an empty cache: everything compiles
+    args = ("simulate", "--games", "1000", "--seed", "1", "--detail", "games", "--quiet",
+            "--overwrite", "--out", out)
     try:
-        cold = _crates_cmd("trace", "--seed", "1", "--out", os.devnull, env=env)
-        warm = _crates_cmd("trace", "--seed", "1", "--out", os.devnull, env=env)
+        cold = _crates_cmd(*args, env=env)
+        warm = _crates_cmd(*args, env=env)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
     return cold, warm
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of process `pid` and all its descendants (Linux /proc), in KB."""
+    total = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            for task in Path(f"/proc/{p}/task").iterdir():
+                stack += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+class TreePeak:
+    """Samples the process tree's total RSS every 0.2 s while in the `with` block."""
+
+    def __enter__(self):
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.2):
+            self.peak_kb = max(self.peak_kb, _tree_rss_kb(os.getpid()))
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak_kb = max(self.peak_kb, _tree_rss_kb(os.getpid()))
+        return False
+
+
+def big_run(games: int, detail: str) -> tuple[float, float]:
+    """Wall seconds and peak tree RSS (MB) of a classic random `simulate` of `games`."""
+    rules = Rules.preset("classic", 4)
+    out = tempfile.mkdtemp(prefix="crates-bench-big-")
+    try:
+        with TreePeak() as peak:
+            t0 = time.perf_counter()
+            simulate(rules, ["random"] * 4, games=games, seed=1, out=out, detail=detail,
+                     overwrite=True)
+            dt = time.perf_counter() - t0
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return dt, peak.peak_kb / 1024
 
 
 def one_core(rules, strategy, games) -> tuple[float, float]:
@@ -74,6 +136,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
     ap.add_argument("--big", action="store_true", help="also the 1,000,000-game runs")
+    ap.add_argument("--huge", action="store_true", help="also the 10,000,000-game run")
     args = ap.parse_args(argv)
     cpus = available_cpus()
     print(f"crates-sim bench: {cpus} cores, {args.games} games per cell\n")
@@ -87,19 +150,14 @@ def main(argv=None):
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {ns:>8.0f} "
                   f"{peak_rss_mb():>12.0f}", flush=True)
     cold, warm = startup_times()
-    print(f"\nstart-up of `crates trace` (one game): cold {cold:.1f} s, warm {warm:.2f} s")
-    if args.big:
-        rules = Rules.preset("classic", 4)
-        for detail in ("games", "hands"):
-            out = tempfile.mkdtemp(prefix="crates-bench-big-")
-            t0 = time.perf_counter()
-            simulate(rules, ["random"] * 4, games=1_000_000, seed=1, out=out, detail=detail,
-                     overwrite=True)
-            dt = time.perf_counter() - t0
-            shutil.rmtree(out, ignore_errors=True)
-            print(f"1,000,000 classic 4p partnership games, random, --detail {detail}: "
-                  f"{dt:.1f} s ({1e6 / dt:,.0f} games/s), peak RSS {peak_rss_mb():.0f} MB",
-                  flush=True)
+    print(f"\nstart-up of a 1,000-game `crates simulate`: cold {cold:.1f} s, warm {warm:.2f} s")
+    runs = [(1_000_000, "games"), (1_000_000, "hands")] if args.big else []
+    runs += [(10_000_000, "games")] if args.huge else []
+    for games, detail in runs:
+        dt, peak = big_run(games, detail)
+        print(f"{games:,} classic 4p partnership games, random, --detail {detail}: "
+              f"{dt:.1f} s ({games / dt:,.0f} games/s), peak RSS of all processes {peak:,.0f} MB",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ five arrays cost ~40 ns per turn in argument copies). Kernels take G and unpack 
     stock    int64[52]             stock[:st[S_STOCK_N]], top card last
     pile     int64[52]             discard pile[:st[S_PILE_N]], top card last
     rng      int64[...]            G itself: stream r's four words start at stream(r)
-                                   (0 reshuffles, 1+s seat s's strategy, n+1 deals)
+                                   (0 reshuffles, 1+s seat s's strategy, n+1 deals);
+                                   a strategy is handed its own four words only
     log      int64[cap]            event records [ev, n_fields, fields...] when logging
     obs      int64[OBS_LEN]        scratch: a strategy's view (cards.py O_*)
     opts     int64[64]             scratch: the options offered to a strategy
@@ -32,7 +33,7 @@ turn (`play_on`), which search-based strategies use.
 
 import numpy as np
 
-from strategies.builtin import card_value  # noqa: F401  (re-exported for strategies)
+from strategies.builtin import random_nb
 
 from .cards import (
     ACTION_DRAW,
@@ -487,8 +488,9 @@ def decide(G, p, phase, n_opts, played):
     if phase == PH_BLIND_CALL:
         hand_n = 0  # the dealer names the suit before seeing the cards
     params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
+    own = stream(1 + p)  # the seat's own random stream only: the others' would tell the deal
     k = choose_nb(g[10][p], params, g[8], hands[p * 52:p * 52 + 52], hand_n, g[5], st[S_PILE_N],
-                  opts, n_opts, G, stream(1 + p))
+                  opts, n_opts, G[own:own + 4], 0)
     if k < 0 or k >= n_opts:
         if st[S_ERROR] == 0:
             st[S_ERROR] = 1
@@ -508,6 +510,23 @@ def decide(G, p, phase, n_opts, played):
                 tmp[216 + i] = hands[p * 52 + i]
         end_hand(G, REASON_CAP, -1)
         k = 0
+    st[S_PICK] = k
+    return opts[k]
+
+
+@leaf
+def decide_fast(G, p, phase, n_opts):
+    """`decide` for a play, with the built-in random strategy (id 0) called inline: the
+    same function on the same stream, one kernel call less on the most frequent decision."""
+    g = unpack(G)
+    st = g[1]
+    if g[10][p] != 0 or st[S_FORCE] >= 0:
+        return decide(G, p, phase, n_opts, -1)
+    obs, opts = g[8], g[9]
+    obs[O_PHASE] = phase
+    params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
+    own = stream(1 + p)
+    k = random_nb(params, obs, g[3], 0, g[5], 0, opts, n_opts, G[own:own + 4], 0)
     st[S_PICK] = k
     return opts[k]
 
@@ -792,7 +811,7 @@ def crates_play_step(G, p, again):
     if R[K_DRAW_WHEN_ABLE] != 0:
         opts[k] = ACTION_DRAW
         k += 1
-    card = decide(G, p, PH_AGAIN if again else PH_PLAY, k, -1)
+    card = decide_fast(G, p, PH_AGAIN if again else PH_PLAY, k)
     if st[S_ENDED] != 0:
         return 0
     if card == ACTION_DRAW:

@@ -8,8 +8,9 @@ from crates_sim.cards import ACTION_DRAW, ACTION_PASS, O_PHASE, PH_ANNOUNCE
 
 @njit
 def cheapest(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
-    """Plays its lowest-value legal card; returns an illegal index when params[0] > 0."""
-    if params[0] > 0:
+    """Plays its lowest-value legal card; returns an illegal index when params[0] > 0, or
+    when it is handed more random state than its own stream (four words)."""
+    if params[0] > 0 or rng.shape[0] - rng_row != 4:
         return n_options + 5
     if obs[O_PHASE] == PH_ANNOUNCE:
         return 1
