@@ -4,7 +4,7 @@ Contract: numpy arrays and scalars only, no Python objects, no allocation inside
 One game's state ``G`` is one flat int64 array built by `new_state`: the rules, all
 mutable integers, the random streams, the strategy parameters (as float64 bits) and, when
 tracing, the log. Passing one array is what makes a kernel call cheap (measured: a tuple of
-five arrays cost ~40 ns per turn in argument copies). Kernels take G and unpack views::
+five arrays cost ~30 ns per turn in argument copies). Kernels take G and unpack views::
 
     g = unpack(G) = (R, st, sv, hands, stock, pile, rng, log, obs, opts, strat, sparams, tmp)
 

@@ -110,7 +110,7 @@ def engine_module(user_specs: list[tuple[str, str]], search: bool = False,
     refcounted: compile the copy with numba's reference counting on (NRT). A strategy
     that allocates arrays (pimc does) needs it, and numba compiles a callee under its
     caller's flag, so the whole copy must have it; it costs ~25x in speed (measured:
-    3,300 vs 125 ns per turn). Default: on for search strategies, off otherwise (the
+    3,300 vs 125 ns per turn, before the fast engine went down to 55). Default: on for search strategies, off otherwise (the
     copy has it on when a user function does not compile without it: `needs_refcount`).
 
     Returns the generated module (it has the same kernels as `engine_nb`)."""
