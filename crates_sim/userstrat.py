@@ -89,17 +89,28 @@ _GENERATED = {}
 
 def needs_refcount(fn) -> bool:
     """True when the user's decision function does not compile without numba's reference
-    counting (it allocates arrays, say); probed on the function alone, in about a second."""
+    counting (it allocates arrays, say); probed on the function alone, in about a second.
+
+    A function that does not compile with reference counting either raises numba's error
+    here, before the engine copy is generated and compiled (a minute or more) in vain."""
     from numba import njit, types
+    from numba.core.errors import NumbaError
 
     arr = types.int64[::1]
     sig = (types.float64[::1], arr, arr, types.int64, arr, types.int64, arr, types.int64,
-           types.uint64[:, ::1], types.int64)
+           arr, types.int64)
     try:
         njit(_nrt=False)(fn.py_func).compile(sig)
         return False
     except Exception:
-        return True
+        pass
+    try:
+        njit(fn.py_func).compile(sig)
+    except NumbaError:
+        raise
+    except Exception as exc:  # e.g. the wrong number of arguments: a TypeError
+        raise NumbaError(f"{type(exc).__name__}: {exc}") from None
+    return True
 
 
 def engine_module(user_specs: list[tuple[str, str]], search: bool = False,
