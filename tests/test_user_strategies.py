@@ -31,20 +31,28 @@ def test_a_user_function_runs_in_a_fast_engine_copy():
     assert kernels_for(specs).REFCOUNTED is False
 
 
+#: one engine copy serves the refcounted tests below (each copy compiles for minutes)
+SEARCH_SPECS = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:allocating", "greedy"]
+
+
 def test_a_user_function_that_allocates_gets_the_refcounted_copy():
-    specs = [f"{BOTS}:allocating", "greedy", f"{BOTS}:cheapest", "random"]
-    res = run_games(RULES, specs, seed=4, game_start=0, n_games=5)
-    assert res.capped_hands == 0 and len(res.games["total"]) == 20
+    from crates_sim.strategy import kernels_for
+    from crates_sim.userstrat import load_function, needs_refcount
+
+    assert needs_refcount(load_function(BOTS, "allocating")[2]) is True
+    assert needs_refcount(load_function(BOTS, "cheapest")[2]) is False
+    res = run_games(RULES, SEARCH_SPECS, seed=4, game_start=0, n_games=3)
+    assert res.capped_hands == 0 and len(res.games["total"]) == 12
+    assert kernels_for(SEARCH_SPECS).REFCOUNTED is True
 
 
 def test_pimc_is_reproducible_and_legal_in_every_preset():
-    specs = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:cheapest:bad=0", "greedy"]
-    a = run_games(RULES, specs, seed=4, game_start=0, n_games=6)
-    b = run_games(RULES, specs, seed=4, game_start=2, n_games=4)
+    a = run_games(RULES, SEARCH_SPECS, seed=4, game_start=0, n_games=6)
+    b = run_games(RULES, SEARCH_SPECS, seed=4, game_start=2, n_games=4)
     assert (a.games["total"][8:] == b.games["total"]).all()  # pimc with a fixed seed
     for preset, n in (("league", 3), ("serbian", 4), ("very-crazy-eights", 3)):
         rules = Rules.preset(preset, n)
-        specs = [PIMC, f"{BOTS}:cheapest"] + ["random"] * (n - 2)
+        specs = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:allocating"] + ["random"] * (n - 3)
         assert run_games(rules, specs, seed=2, game_start=0, n_games=2).capped_hands == 0
 
 
