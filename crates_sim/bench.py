@@ -3,11 +3,12 @@
     python -m crates_sim.bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
-process), games/s on all cores (`simulate` with Parquet, --detail games), ns per turn
+process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games), ns per turn
 (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
 `crates simulate`, with --big the 1,000,000-game classic run with --detail games and
-hands, and with --huge 10,000,000 games (--detail games) with the peak RSS of the whole
-process tree (parent and workers together).
+hands, and with --huge 10,000,000 games (--detail games): each a fresh `crates simulate`
+command, timed from start to exit, with the peak RSS of its processes (parent and workers
+together).
 """
 
 from __future__ import annotations
@@ -72,39 +73,43 @@ def _tree_rss_kb(pid: int) -> int:
 
 
 class TreePeak:
-    """Samples the process tree's total RSS every 0.2 s while in the `with` block."""
+    """Samples the total RSS of process `pid` and its descendants every 0.1 s until it ends."""
 
-    def __enter__(self):
+    def __init__(self, pid: int):
+        self.pid = pid
         self.peak_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
-        return self
 
     def _sample(self):
-        while not self._stop.wait(0.2):
-            self.peak_kb = max(self.peak_kb, _tree_rss_kb(os.getpid()))
+        while not self._stop.wait(0.1):
+            self.peak_kb = max(self.peak_kb, _tree_rss_kb(self.pid))
 
-    def __exit__(self, *exc):
+    def stop(self) -> float:
+        """Stop sampling; the peak in MB."""
         self._stop.set()
         self._thread.join()
-        self.peak_kb = max(self.peak_kb, _tree_rss_kb(os.getpid()))
-        return False
+        return self.peak_kb / 1024
 
 
 def big_run(games: int, detail: str) -> tuple[float, float]:
-    """Wall seconds and peak tree RSS (MB) of a classic random `simulate` of `games`."""
-    rules = Rules.preset("classic", 4)
+    """Wall seconds and peak RSS (MB, the command and its workers together) of
+    `crates simulate` of `games` classic 4-player random games, run as a user runs it:
+    a fresh command, the numba cache warm."""
     out = tempfile.mkdtemp(prefix="crates-bench-big-")
+    args = [sys.executable, "-m", "crates_sim", "simulate", "--games", str(games), "--seed", "1",
+            "--detail", detail, "--quiet", "--overwrite", "--out", out]
     try:
-        with TreePeak() as peak:
-            t0 = time.perf_counter()
-            simulate(rules, ["random"] * 4, games=games, seed=1, out=out, detail=detail,
-                     overwrite=True)
-            dt = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+        peak = TreePeak(proc.pid)
+        if proc.wait() != 0:
+            raise SystemExit(f"bench: {' '.join(args)} failed")
+        dt = time.perf_counter() - t0
+        return dt, peak.stop()
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    return dt, peak.peak_kb / 1024
 
 
 def one_core(rules, strategy, games) -> tuple[float, float]:
@@ -146,7 +151,7 @@ def main(argv=None):
         rules = Rules.preset(preset, PLAYERS[preset])
         for strategy in ("random", "greedy"):
             rate1, ns = one_core(rules, strategy, args.games)
-            rate_all = all_cores(rules, strategy, args.games * 2)
+            rate_all = all_cores(rules, strategy, args.games * 10)
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {ns:>8.0f} "
                   f"{peak_rss_mb():>12.0f}", flush=True)
     cold, warm = startup_times()

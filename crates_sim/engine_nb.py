@@ -515,13 +515,13 @@ def decide(G, p, phase, n_opts, played):
 
 
 @leaf
-def decide_fast(G, p, phase, n_opts):
-    """`decide` for a play, with the built-in random strategy (id 0) called inline: the
-    same function on the same stream, one kernel call less on the most frequent decision."""
+def decide_fast(G, p, phase, n_opts, played):
+    """`decide`, with the built-in random strategy (id 0) called inline: the same function
+    on the same stream, one kernel call less per decision."""
     g = unpack(G)
     st = g[1]
     if g[10][p] != 0 or st[S_FORCE] >= 0:
-        return decide(G, p, phase, n_opts, -1)
+        return decide(G, p, phase, n_opts, played)
     obs, opts = g[8], g[9]
     obs[O_PHASE] = phase
     params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
@@ -548,7 +548,7 @@ def call_suit(G, p, card, cur_suit, phase):
             if colour(s) == c:
                 opts[n_opts] = s
                 n_opts += 1
-    return decide(G, p, phase, n_opts, card)
+    return decide_fast(G, p, phase, n_opts, card)
 
 
 @leaf
@@ -646,7 +646,7 @@ def play_chosen(G, p, card):
         opts = g[9]
         opts[0] = 0
         opts[1] = 1
-        announce = decide(G, p, PH_ANNOUNCE, 2, card)
+        announce = decide_fast(G, p, PH_ANNOUNCE, 2, card)
         exempt = R[K_SIX_EXEMPT] != 0 and hands[p * 52 + 0] // 4 == R_6
         if announce == 0 and not exempt:
             missed = 1
@@ -717,7 +717,7 @@ def count_turn(G, p):
         k += 1
     choice = ACTION_DRAW
     if k > 0:
-        choice = decide(G, p, PH_COUNT, k, -1)
+        choice = decide_fast(G, p, PH_COUNT, k, -1)
     if st[S_ENDED] != 0:
         return
     if choice == ACTION_DRAW:
@@ -811,7 +811,7 @@ def crates_play_step(G, p, again):
     if R[K_DRAW_WHEN_ABLE] != 0:
         opts[k] = ACTION_DRAW
         k += 1
-    card = decide_fast(G, p, PH_AGAIN if again else PH_PLAY, k)
+    card = decide_fast(G, p, PH_AGAIN if again else PH_PLAY, k, -1)
     if st[S_ENDED] != 0:
         return 0
     if card == ACTION_DRAW:
@@ -1035,7 +1035,7 @@ def eights_turn(G, p):
         if voluntary:
             opts[k] = ACTION_PASS if empty else ACTION_DRAW
             k += 1
-        choice = decide(G, p, PH_PLAY, k, -1)
+        choice = decide_fast(G, p, PH_PLAY, k, -1)
         if st[S_ENDED] != 0:
             return
         if choice == ACTION_PASS:
