@@ -480,10 +480,7 @@ def decide(G, p, phase, n_opts, played):
                 st[S_PICK] = i
                 return opts[i]
         st[S_FORCE] = -1
-    if g[10][p] != 0:
-        fill_obs(G, p, phase, played)
-    else:  # the built-in random strategy (id 0) looks at the phase only
-        g[8][O_PHASE] = phase
+    fill_obs(G, p, phase, played)
     hand_n = sv[p * NSV + SV_HAND_N]
     if phase == PH_BLIND_CALL:
         hand_n = 0  # the dealer names the suit before seeing the cards
@@ -517,7 +514,8 @@ def decide(G, p, phase, n_opts, played):
 @leaf
 def decide_fast(G, p, phase, n_opts, played):
     """`decide`, with the built-in random strategy (id 0) called inline: the same function
-    on the same stream, one kernel call less per decision."""
+    on the same stream, one kernel call less per decision, and no table view to fill
+    (random reads only the phase)."""
     g = unpack(G)
     st = g[1]
     if g[10][p] != 0 or st[S_FORCE] >= 0:
