@@ -197,7 +197,7 @@ LOG0 = S_LEN  # the log, when tracing, fills the rest of G
 
 @leaf
 def stream(r):
-    """Where random stream r starts in G (the `rng_row` handed with G as `rng`)."""
+    """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
 
 
