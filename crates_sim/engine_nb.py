@@ -254,7 +254,7 @@ def seat_after(G, p, k):
     st = g[1]
     n = st[S_N]
     q = p + k * st[S_DIR]
-    while q >= n:  # no division: |k| < n here, and an idiv is most of a turn's cost
+    while q >= n:  # no division (an idiv costs more than the rest of this); |k| < n here
         q -= n
     while q < 0:
         q += n
