@@ -67,10 +67,15 @@ def next_u64(rng, at):
 
 
 @leaf
+def scale_below(x, n):
+    """The output x mapped to [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32 * n)."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@leaf
 def rand_below(rng, at, n):
-    """A uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32 * n)."""
-    x = next_u64(rng, at) >> np.uint64(32)
-    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+    """A uniform integer in [0, n) for 0 < n < 2**32."""
+    return scale_below(next_u64(rng, at), n)
 
 
 @kernel
@@ -89,7 +94,7 @@ def shuffle_cards(arr, n, rng, at):
     s3 = np.uint64(rng[at + 3])
     for i in range(n - 1, 0, -1):
         x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        j = np.int64(((x >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        j = scale_below(x, i + 1)
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
