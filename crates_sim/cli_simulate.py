@@ -22,7 +22,9 @@ def _summary(ds: Dataset, wall: float) -> str:
     run = m["runs"][-1]
     games = m["games"]
     ran = run["games_run"]
-    rate = ran / wall if wall > 0 and ran else 0.0
+    compiled = run.get("compile_seconds", 0.0)
+    playing = wall - compiled
+    rate = ran / playing if playing > 0 and ran else 0.0
     who = ", ".join(m["strategies"]) if len(set(m["strategies"])) > 1 else f"{m['strategies'][0]} x{m['players']}"
     team = ", partnerships" if m["partnerships"] else ""
     lines = [f"{games:,} games of {m['rules_spec']} ({m['players']} players{team}; {who}; "
@@ -32,7 +34,8 @@ def _summary(ds: Dataset, wall: float) -> str:
     elif not ran:
         lines.append("  already complete: nothing to run")
     if ran:
-        lines.append(f"  wall time {wall:.1f} s, {rate:,.0f} games/s "
+        spent = f" (of which compiling the engine {compiled:.1f} s)" if compiled else ""
+        lines.append(f"  wall time {wall:.1f} s{spent}, {rate:,.0f} games/s "
                      f"({run['workers']} worker{'s' if run['workers'] != 1 else ''}, {run['backend']})")
     lines.append(f"  capped hands {m['capped_hands']:,}, dead hands {m['dead_hands']:,}")
     parts = "games/" + (", hands/" if m["detail"] == "hands" else "")

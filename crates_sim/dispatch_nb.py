@@ -1,32 +1,37 @@
-"""Strategy dispatch by integer id (numba kernel).
+"""Strategy dispatch by integer id: the built-ins compiled into the engine.
 
-numba cannot index a tuple of different functions at run time, and a kernel that takes
-functions as arguments cannot be cached; so the engine calls `choose_nb` with the seat's
-strategy id, and this one function branches to the built-in kernels. Ids are the first
-field of `crates_sim.strategy.BUILTINS`.
+Contract: `choose_nb(sid, params, obs, hand, pile, options, rng)` returns the option index
+chosen by built-in strategy `sid` (0 <= sid < N_INLINE), or -1 for any other id (the
+engine reports that as an illegal choice). Ids are the first field of
+`crates_sim.strategy.BUILTINS`. Strategies with an id of N_INLINE or more (pimc, users'
+functions) are not compiled into the engine: it calls them through the address of their
+adapter (`crates_sim.indirect`), so the engine is compiled once and cached whatever they are.
 """
-
 
 from strategies.builtin import greedy_nb, random_nb
 from strategies.heuristic import aggressive_nb, dump3_nb, hoard3_nb, partner_nb, weights_nb
 
 from .jit import leaf
 
+#: built-in ids below this are compiled into the engine
+N_INLINE = 7
+
 
 @leaf
-def choose_nb(sid, params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
-    """The option index chosen by strategy `sid` (see strategies/builtin.py for the signature)."""
+def choose_nb(sid, params, obs, hand, pile, options, rng):
+    """The option index chosen by built-in strategy `sid` (-1 for an unknown id)."""
+    if sid == 0:
+        return random_nb(params, obs, hand, pile, options, rng)
     if sid == 1:
-        return greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+        return greedy_nb(params, obs, hand, pile, options, rng)
     if sid == 2:
-        return hoard3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+        return hoard3_nb(params, obs, hand, pile, options, rng)
     if sid == 3:
-        return dump3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+        return dump3_nb(params, obs, hand, pile, options, rng)
     if sid == 4:
-        return aggressive_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
-                             rng_row)
+        return aggressive_nb(params, obs, hand, pile, options, rng)
     if sid == 5:
-        return partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+        return partner_nb(params, obs, hand, pile, options, rng)
     if sid == 6:
-        return weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
-    return random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
+        return weights_nb(params, obs, hand, pile, options, rng)
+    return -1

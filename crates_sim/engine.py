@@ -15,7 +15,7 @@ from . import cards as C
 from . import engine_nb as nb
 from .errors import CratesError
 from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
-from .strategy import kernels_for, resolve
+from .strategy import addresses, resolve
 
 PHASES = ("play", "count", "play again after a 6", "call", "upcard call", "announce")
 
@@ -74,8 +74,108 @@ def _compile_error(specs, exc) -> CratesError:
     first = next((ln for ln in lines if not ln.startswith(("During", "Failed in"))), lines[0])
     return CratesError(
         f"strategy {', '.join(dict.fromkeys(users))} cannot be compiled by numba "
-        f"(a decision function takes (params, obs, hand, hand_n, pile, pile_n, options, "
-        f"n_options, rng, rng_row) and returns an int): {first[:300]}")
+        f"(a decision function takes (params, obs, hand, pile, options, rng) and returns "
+        f"an int): {first[:300]}")
+
+
+def _raised(specs, seed, game_start, n_games, exc) -> CratesError:
+    """A strategy raised an exception inside the engine (only users' functions can)."""
+    from .strategy import BUILTINS
+
+    users = [s for s in specs if s.split(":", 1)[0] not in BUILTINS]
+    who = ", ".join(dict.fromkeys(users)) or ", ".join(dict.fromkeys(specs))
+    return CratesError(f"strategy {who} raised {type(exc).__name__}: {exc} (seed {seed}, "
+                       f"games {game_start}..{game_start + n_games - 1})")
+
+
+_ENGINE_TABLE = []
+
+
+def engine_table() -> np.ndarray:
+    """The addresses of the engine kernels that other kernels call by address (slots
+    engine_nb.ENGINE_*), loaded or compiled in this process on first use."""
+    if not _ENGINE_TABLE:
+        from .indirect import STATE_ARGS, address_of
+
+        table = np.zeros(nb.N_ENGINE, dtype=np.int64)
+        table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
+        _ENGINE_TABLE.append(table)
+    return _ENGINE_TABLE[0]
+
+
+def _kernel_args(R, ids, params, addrs, seed, game_start, n_games, want_rows, games_out,
+                 win_out, rows, log, log_on, stats, err, engine=None):
+    """The argument tuple of `play_games_nb`, in the one set of types it is compiled for."""
+    engine = engine_table() if engine is None else engine
+    return (R, ids, params, addrs, engine, np.uint64(seed), int(game_start), int(n_games),
+            bool(want_rows), games_out, win_out, rows, log, int(log_on), stats, err)
+
+
+def _sample_args():
+    n = 4
+    return _kernel_args(np.zeros(C.RULES_LEN, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                        np.zeros((n, nb.N_PARAMS)), np.zeros(n, dtype=np.int64), 0, 0, 0, False,
+                        np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64), np.zeros(n),
+                        np.zeros((1, nb.N_HAND_FIELDS), dtype=np.int32),
+                        np.zeros(1, dtype=np.int32), 0, np.zeros(8, dtype=np.int64),
+                        np.zeros(80, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
+
+
+def _load_or_compile(dispatcher, args, what: str) -> float:
+    """Make `dispatcher` ready for `args`' types: load it from numba's cache, or compile it
+    and say so on stderr (one line: what, then the seconds it took). Returns the seconds
+    spent compiling (0.0 when it was loaded or already there)."""
+    import sys
+    import time
+
+    from numba import typeof
+
+    sig = tuple(typeof(a) for a in args)
+    if sig in dispatcher.overloads:
+        return 0.0
+    try:  # what numba's own compile() does first, so that a miss can be announced
+        cres = dispatcher._cache.load_overload(sig, dispatcher.targetctx)
+        if cres is not None:
+            dispatcher.add_overload(cres)
+            return 0.0
+    except AttributeError:  # pragma: no cover - another numba: compile() loads it anyway
+        pass
+    t0 = time.perf_counter()
+    print(f"compiling {what} (first run on this machine) ...", end="", file=sys.stderr,
+          flush=True)
+    try:
+        dispatcher.compile(sig)
+    finally:
+        seconds = time.perf_counter() - t0
+        print(f" {seconds:.0f} s", file=sys.stderr, flush=True)
+    return seconds
+
+
+def prepare(specs=()) -> float:
+    """Load the engine (and the adapters of `specs`' strategies that are not compiled into
+    it: pimc, users' functions) into this process, compiling what numba's cache lacks.
+
+    A run calls it once in the parent before any worker starts, so that workers load the
+    engine from the cache instead of compiling it side by side. Returns the seconds spent
+    compiling."""
+    # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
+    seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine")
+    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers")
+    from .strategy import EXTERNAL, parse_spec
+
+    for name in dict.fromkeys(parse_spec(s)[0] for s in specs):
+        if isinstance(name, str) and name in EXTERNAL:
+            import importlib
+
+            module, func = EXTERNAL[name]
+            adapter = getattr(importlib.import_module(module), func)
+            # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
+            seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name)
+    try:
+        addresses(list(specs))  # users' functions: compiled here, so errors come once
+    except NumbaError as exc:
+        raise _compile_error(list(specs), exc) from None
+    return seconds
 
 
 def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
@@ -83,7 +183,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     R = rules.to_array()
     ids, params = resolve(specs)
     try:
-        kernels = kernels_for(specs)
+        addrs = addresses(specs)
     except NumbaError as exc:
         raise _compile_error(specs, exc) from None
     n = rules.players
@@ -101,12 +201,16 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         left = n_games - done
         cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
         rows = np.zeros((cap, nb.N_HAND_FIELDS), dtype=np.int32)
-        args = (R, ids, params, np.uint64(seed), game_start + done, left, want_rows,
-                games_out[done * n:], win_out[done * n:], rows, log, log_on, stats, err)
+        args = _kernel_args(R, ids, params, addrs, seed, game_start + done, left, want_rows,
+                            games_out[done * n:], win_out[done * n:], rows, log, log_on,
+                            stats, err)
         try:
-            played = kernels.play_games_nb(*args)
+            played = nb.play_games_nb(*args)
         except NumbaError as exc:
             raise _compile_error(specs, exc) from None
+        except (ArithmeticError, AssertionError, LookupError, RuntimeError,
+                ValueError) as exc:  # raised in a user's decision function
+            raise _raised(specs, seed, game_start + done, left, exc) from None
         if err[0] >= 0:
             raise _illegal(rules, specs, seed, err)
         if want_rows:

@@ -23,6 +23,10 @@ five arrays cost ~30 ns per turn in argument copies). Kernels take G and unpack 
     obs      int64[OBS_LEN]        scratch: a strategy's view (cards.py O_*)
     opts     int64[64]             scratch: the options offered to a strategy
     strat    int64[8]              strategy id per seat
+    fn       int64[8]              per seat: the address of its decision adapter, for a
+                                   strategy not compiled into the engine (a user's, pimc)
+    engine   int64[N_ENGINE]       addresses of engine kernels called by address
+                                   (ENGINE_PLAY_ON: `play_on`), see `engine_table`
     sparams  int64[7 * N_PARAMS]   strategy parameters per seat, float64 bits
     tmp      int64[256]            scratch for kernels that may not allocate
 
@@ -146,8 +150,9 @@ from .cards import (
     W_VCE_QUEEN,
     W_VOLUNTARY,
 )
-from .dispatch_nb import choose_nb
-from .jit import allocating, kernel, leaf
+from .dispatch_nb import N_INLINE, choose_nb
+from .indirect import call_decision, call_on_state
+from .jit import allocating, counted_leaf, inline_once, kernel, leaf, twin
 from .rng_nb import rand_below, seed_stream, shuffle_cards
 
 # ---------------------------------------------------------------- state layout
@@ -187,7 +192,11 @@ OBS0 = PIL0 + 52
 OPT0 = OBS0 + OBS_LEN
 OPA0 = OPT0 + 64  # where each card option sits in the hand
 STR0 = OPA0 + 64
-TMP0 = STR0 + 8
+FN0 = STR0 + 8  # decision adapter addresses per seat (0: none)
+ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
+N_ENGINE = 4
+ENGINE_PLAY_ON = 0
+TMP0 = ENG0 + N_ENGINE
 R0 = TMP0 + 256
 RNG0 = R0 + RULES_LEN
 PAR0 = RNG0 + 4 * 9
@@ -202,14 +211,22 @@ def stream(r):
 
 
 @allocating
-def new_state(R, strat, sparams, log_cap):
-    """Allocate one game's state G for the rules R (room for `log_cap` log words)."""
+def new_state(R, strat, sparams, addrs, engine, log_cap):
+    """Allocate one game's state G for the rules R (room for `log_cap` log words).
+
+    strat: strategy id per seat; sparams: their parameters (seats x up to N_PARAMS);
+    addrs: per seat, the address of the decision adapter of a strategy that is not
+    compiled into the engine (0 for the built-ins that are); engine: the engine table
+    (N_ENGINE addresses, see `crates_sim.engine.engine_table`)."""
     n = R[K_PLAYERS]
     G = np.zeros(S_LEN + log_cap, dtype=np.int64)
     G[S_N] = n
     G[S_FORCE] = -1
+    for i in range(N_ENGINE):
+        G[ENG0 + i] = engine[i]
     for q in range(n):
         G[STR0 + q] = strat[q]
+        G[FN0 + q] = addrs[q]
     for i in range(RULES_LEN):
         G[OBS0 + O_RULES + i] = R[i]
         G[R0 + i] = R[i]
@@ -239,11 +256,15 @@ def unpack(G):
     pile = G[PIL0:OBS0]
     obs = G[OBS0:OPT0]
     opts = G[OPT0:OPA0]
-    strat = G[STR0:TMP0]
+    strat = G[STR0:FN0]
     tmp = G[TMP0:R0]
     sparams = G[PAR0:S_LEN]
     log = G[LOG0:]
     return (R, st, sv, hands, stock, pile, G, log, obs, opts, strat, sparams, tmp)
+
+
+#: `unpack` for allocating callers (pimc, the drivers): see `jit.counted_leaf`
+unpack_counted = twin(unpack, counted_leaf, "unpack_counted")
 
 
 # ================================================================ small helpers
@@ -451,7 +472,8 @@ def fill_obs(G, p, phase, played):
     obs[O_FAMILY] = R[K_FAMILY]
     obs[O_PLAYED] = played
     obs[O_N_HANDS] = R[K_MAX_HANDS]
-    obs[O_HAND_N] = sv[p * NSV + SV_HAND_N]
+    # the dealer names the upcard's suit before seeing the cards
+    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[p * NSV + SV_HAND_N]
     for q in range(n):
         base = O_SEATS + q * O_PER_SEAT
         obs[base + OS_HAND_N] = sv[q * NSV + SV_HAND_N]
@@ -467,11 +489,25 @@ def fill_obs(G, p, phase, played):
     obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
 
+@leaf
+def decision_views(G, p, n_opts):
+    """The arguments of seat p's decision function, cut from G after `fill_obs`:
+    (params, obs, hand, pile, options, rng). Only what the seat may see: its own hand, the
+    pile, the options, and its own random stream (another's would tell the deal)."""
+    params = G[PAR0 + p * N_PARAMS:PAR0 + p * N_PARAMS + N_PARAMS].view(np.float64)
+    obs = G[OBS0:OPT0]
+    hand = G[HD0 + p * 52:HD0 + p * 52 + obs[O_HAND_N]]
+    pile = G[PIL0:PIL0 + G[S_PILE_N]]
+    options = G[OPT0:OPT0 + n_opts]
+    own = stream(1 + p)
+    return params, obs, hand, pile, options, G[own:own + 4]
+
+
 @kernel
 def decide(G, p, phase, n_opts, played):
     """Ask seat p's strategy to pick one of opts[:n_opts]; returns the chosen option."""
     g = unpack(G)
-    st, sv, hands, _pile, opts = g[1], g[2], g[3], g[5], g[9]
+    st, hands, opts = g[1], g[3], g[9]
     if st[S_FORCE] >= 0 and st[S_FORCE_SEAT] == p:
         # a search strategy's rollout: the first decision of seat p is given
         for i in range(n_opts):
@@ -481,14 +517,16 @@ def decide(G, p, phase, n_opts, played):
                 return opts[i]
         st[S_FORCE] = -1
     fill_obs(G, p, phase, played)
-    hand_n = sv[p * NSV + SV_HAND_N]
-    if phase == PH_BLIND_CALL:
-        hand_n = 0  # the dealer names the suit before seeing the cards
-    params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
-    own = stream(1 + p)  # the seat's own random stream only: the others' would tell the deal
-    k = choose_nb(g[10][p], params, g[8], hands[p * 52:p * 52 + 52], hand_n, g[5], st[S_PILE_N],
-                  opts, n_opts, G[own:own + 4], 0)
+    sid = g[10][p]
+    if sid < N_INLINE:
+        params, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
+        k = choose_nb(sid, params, obs, hand, pile, options, rng)
+    elif G[FN0 + p] != 0:
+        k = call_decision(G[FN0 + p], G, p, n_opts)
+    else:
+        k = -1  # a strategy id without a function: reported as an illegal choice
     if k < 0 or k >= n_opts:
+        hand_n = G[OBS0 + O_HAND_N]
         if st[S_ERROR] == 0:
             st[S_ERROR] = 1
             st[S_ERR_SEAT] = p
@@ -520,13 +558,14 @@ def decide_fast(G, p, phase, n_opts, played):
     st = g[1]
     if g[10][p] != 0 or st[S_FORCE] >= 0:
         return decide(G, p, phase, n_opts, played)
-    obs, opts = g[8], g[9]
+    obs = g[8]
     obs[O_PHASE] = phase
     params = g[11][p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
     own = stream(1 + p)
-    k = random_nb(params, obs, g[3], 0, g[5], 0, opts, n_opts, G[own:own + 4], 0)
+    unread = G[0:0]  # random reads neither the hand nor the pile
+    k = random_nb(params, obs, unread, unread, g[9][:n_opts], G[own:own + 4])
     st[S_PICK] = k
-    return opts[k]
+    return g[9][k]
 
 
 @kernel
@@ -794,7 +833,7 @@ def crates_effect(G, p, card):
     return 0
 
 
-@leaf
+@inline_once
 def crates_play_step(G, p, again):
     """One play step of seat p (again=1: the step after p's own 6). Returns 1 to play again."""
     g = unpack(G)
@@ -830,7 +869,7 @@ def crates_play_step(G, p, again):
     return crates_effect(G, p, card)
 
 
-@leaf
+@inline_once
 def crates_turn(G, p):
     """Seat p's whole turn under the Crates rules."""
     g = unpack(G)
@@ -1005,7 +1044,7 @@ def eights_play(G, p, card):
         advance(G, p, skip)
 
 
-@leaf
+@inline_once
 def eights_turn(G, p):
     """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited)."""
     g = unpack(G)
@@ -1149,7 +1188,8 @@ def lay_out(G, deck, d, hand_no):
 
 @kernel
 def play_on(G):
-    """Play the current hand on from the start of the current turn until it ends."""
+    """Play the current hand on from the start of the current turn until it ends; returns
+    the hand's turns. Called by address (`hand_played`), so that it is compiled once."""
     g = unpack(G)
     R, st = g[0], g[1]
     crates = R[K_FAMILY] == FAMILY_CRATES
@@ -1160,6 +1200,14 @@ def play_on(G):
             crates_turn(G, p)
         else:
             eights_turn(G, p)
+    return st[S_TURNS]
+
+
+@leaf
+def hand_played(G):
+    """`play_on(G)`, called through the engine table: the caller's compile does not
+    include the turn kernels (they are compiled once, in `play_on`'s own library)."""
+    return call_on_state(G[ENG0 + ENGINE_PLAY_ON], G)
 
 
 @kernel
@@ -1323,15 +1371,15 @@ def finish_game(G, games_out, win_out, row0):
 
 
 @allocating
-def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games_out,
-                  win_out, hand_rows, log, log_on, stats, err):
+def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, want_rows,
+                  games_out, win_out, hand_rows, log, log_on, stats, err):
     """Play games game_start .. game_start+n_games-1; returns how many were played.
 
     Stops early (returning fewer) when hand_rows might not hold another whole game, or
     when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
     game)."""
-    G = new_state(R, strat, sparams, log.shape[0] if log_on else 0)
-    st = unpack(G)[1]
+    G = new_state(R, strat, sparams, addrs, engine, log.shape[0] if log_on else 0)
+    st = unpack_counted(G)[1]
     n = R[K_PLAYERS]
     st[S_LOG_ON] = log_on
     rows = 0
@@ -1345,14 +1393,14 @@ def play_games_nb(R, strat, sparams, seed, game_start, n_games, want_rows, games
         while True:
             hand_no += 1
             deal_hand(G, seed, game, hand_no)
-            play_on(G)
+            hand_played(G)
             if st[S_ERROR] != 0:
                 err[0] = st[S_ERR_SEAT]
                 err[1] = st[S_ERR_PHASE]
                 err[2] = st[S_ERR_CHOICE]
                 err[3] = st[S_ERR_HAND]
                 err[4] = game
-                tmp = unpack(G)[12]
+                tmp = unpack_counted(G)[12]
                 for j in range(64):
                     err[8 + j] = tmp[192 + j]
                 return export_log(G, log, stats, i)
@@ -1377,13 +1425,14 @@ def export_log(G, log, stats, result):
 
 
 @allocating
-def play_stacked_nb(R, strat, sparams, deck, hand_no, first_dealer, totals, log, stats):
+def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_dealer, totals, log,
+                    stats):
     """Play one hand from a stacked deck (tests and examples): deck[0] is dealt first.
 
     totals: the game totals (and pressure counters, as SV_PRESS_K) to start from.
     Returns (st, sv, rows) after the hand was scored; the hand's events are in `log`."""
-    G = new_state(R, strat, sparams, log.shape[0])
-    g = unpack(G)
+    G = new_state(R, strat, sparams, addrs, engine, log.shape[0])
+    g = unpack_counted(G)
     st, sv = g[1], g[2]
     st[S_LOG_ON] = 1
     start_game(G, np.uint64(0), 0)
@@ -1392,7 +1441,7 @@ def play_stacked_nb(R, strat, sparams, deck, hand_no, first_dealer, totals, log,
         sv[q * NSV + SV_TOTAL] = totals[q, 0]
         sv[q * NSV + SV_PRESS_K] = totals[q, 1]
     lay_out(G, deck, deck.shape[0], hand_no)
-    play_on(G)
+    hand_played(G)
     rows = np.zeros((st[S_N], N_HAND_FIELDS), dtype=np.int32)
     finish_hand(G, 0, rows, 0, True, stats)
     export_log(G, log, stats, 0)

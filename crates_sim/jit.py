@@ -1,16 +1,68 @@
-"""The two decorators of the kernels.
+"""The decorators of the kernels.
 
 `kernel` is for the hot path: cached, and compiled without numba's reference counting
 (``_nrt=False``), so it may not allocate arrays. Measured here, the NRT increfs/decrefs
 that numba leaves around array arguments cost 70-120 ns per call, more than a whole
 decision; without them a decision is a few ns. `allocating` is for the few entry points
 that allocate (a game's state, copies, chunk drivers).
+
+Every decorator here makes a dispatcher that compiles one version per argument *type*,
+never one per literal value: numba's own dispatchers, called from a kernel with a
+constant (``draw_one(G, p, W_FIVE)``), compile a separate copy of the callee, and of
+everything it calls, for each constant. Measured on this engine: `decide` compiled 6
+times, `draw_one` 9 times, and a cold start took 160 s instead of (see `make bench`).
 """
 
-from numba import njit
+from numba import types
+from numba.core.registry import CPUDispatcher
 
-kernel = njit(cache=True, _nrt=False)
-allocating = njit(cache=True)
-#: small hot helpers, inlined into their callers at numba IR level (a call costs
-#: more than their body when a game state tuple of arrays is passed)
-leaf = njit(cache=True, _nrt=False, inline="always")
+
+class _TypeDispatcher(CPUDispatcher):
+    """A CPU dispatcher whose callers type literal arguments as their plain types."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def _jit(**options):
+    def decorate(py_func):
+        dispatcher = _TypeDispatcher(py_func=py_func, locals={},
+                                     targetoptions={"nopython": True, **options})
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
+kernel = _jit(_nrt=False)
+allocating = _jit()
+#: small hot helpers, inlined into their callers by LLVM (forceinline: the function gets
+#: LLVM's alwaysinline). Measured on this engine: numba's IR-level inlining
+#: (inline="always") compiled several times slower for the same run time.
+leaf = _jit(_nrt=False, forceinline=True)
+#: a large kernel with one caller, inlined into it by numba (IR level): it is then not
+#: compiled on its own as well (with LLVM inlining it would be, and again in its caller)
+inline_once = _jit(_nrt=False, inline="always")
+#: a leaf for reference-counted (allocating) callers that returns arrays. numba expects a
+#: callee to return new references to the arrays it returns, which a function compiled
+#: without reference counting does not do: called from an allocating function, such a
+#: `leaf` would have its result's owner freed too early (seen: heap corruption)
+counted_leaf = _jit(_nrt=True, forceinline=True)
+
+
+def twin(dispatcher, decorator, name):
+    """The function of `dispatcher` compiled again under `decorator`, as `name`.
+
+    The copy needs a name of its own: numba's cache keys a compiled function on its name
+    and line and its argument types, not on flags such as reference counting, so two
+    dispatchers of one function would load each other's code (seen: the reference-
+    counted twin of `unpack` loaded the plain one, and the heap was corrupted)."""
+    import types as pytypes
+
+    f = dispatcher.py_func
+    copy = pytypes.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
+    copy.__qualname__ = name
+    copy.__doc__ = f.__doc__
+    return decorator(copy)

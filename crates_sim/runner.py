@@ -417,6 +417,13 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         workers = available_cpus()
     backend = make_backend(scheduler, workers)
     chunk_fn = _chunk_fn or run_chunk
+    compile_seconds = 0.0
+    if _chunk_fn is None and not (scheduler and scheduler.startswith("tcp://")):
+        # Load (or compile, once per machine) the engine here, before any worker starts:
+        # the workers then load it from numba's cache instead of compiling side by side.
+        from . import engine
+
+        compile_seconds = engine.prepare(strategies)
 
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)
@@ -426,6 +433,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         run = {"started": mf.now(), "ended": None, "backend": backend.name,
                "workers": backend.workers, "chunks_run": 0, "games_run": 0,
                "chunks_kept": len(m["chunks"]) - len(todo), "wall_seconds": 0.0,
+               "compile_seconds": round(compile_seconds, 3),
                "status": "running", "invoked_as": shlex.join(sys.argv)}
         m["runs"].append(run)
         bar = Progress(games, done=games - sum(c["games"] for c in todo), enabled=progress)

@@ -14,9 +14,9 @@ import numpy as np
 
 from . import cards as C
 from . import engine_nb as nb
-from .engine import decode_log
+from .engine import decode_log, engine_table
 from .errors import CratesError
-from .strategy import resolve
+from .strategy import addresses, resolve
 
 
 def _hand_number(rules, size: int) -> int:
@@ -62,6 +62,7 @@ def stacked_hand(rules, strategies, hands, upcard, stock=(), dealer=0, hand=None
     rest = [c for c in range(52) if R[C.IN_DECK + c]] if full_stock else ()
     deck = np.array(stacked_deck(hands, upcard, stock, dealer, rest), dtype=np.int64)
     ids, params = resolve(list(strategies))
+    addrs = addresses(list(strategies))
     start = np.zeros((n, 2), dtype=np.int64)
     if totals is not None:
         start[:, 0] = totals
@@ -69,7 +70,7 @@ def stacked_hand(rules, strategies, hands, upcard, stock=(), dealer=0, hand=None
         start[:, 1] = pressures
     log = np.zeros(1 << 22, dtype=np.int32)
     stats = np.zeros(8, dtype=np.int64)
-    st, sv, rows = nb.play_stacked_nb(R, ids, params, deck, hand_no, dealer,
+    st, sv, rows = nb.play_stacked_nb(R, ids, params, addrs, engine_table(), deck, hand_no, dealer,
                                       start, log, stats)
     events = decode_log(log[:int(stats[4])], rules, strategies, 0, 0)[1:]
     end = next(e for e in events if e["ev"] == "hand_end")

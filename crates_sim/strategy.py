@@ -1,64 +1,150 @@
-"""Strategy specs: parsing `greedy`, `pimc:samples=200`, `file.py:name` into per-seat choices."""
+"""Strategy specs: parsing `greedy`, `pimc:samples=200`, `file.py:name:risk=0.3` into
+per-seat strategy ids, parameter rows and decision-function addresses for the engine.
+
+Contract: a spec is NAME[:key=value]... for a built-in, or FILE.py:FUNCTION[:key=value]...
+(or package.module:FUNCTION...) for a user's function. Every parameter has a name, a
+default and a range, declared once (BUILTINS below; a user's with `parameters`); an
+unknown name or a value out of range is a CratesError with one line of text.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
 
 from .errors import CratesError
 
-#: built-in strategy name -> (id in the kernel's dispatch, description, {param: default})
-_FORGET = {"forget": (0.0, "probability of not announcing a last card")}
+
+class Param(NamedTuple):
+    """One strategy parameter: default value, allowed range [low, high], meaning."""
+
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    text: str = ""
+    whole: bool = False  # only whole numbers
+
+    def check(self, strategy: str, key: str, value: float) -> float:
+        if math.isnan(value) or not self.low <= value <= self.high:
+            raise CratesError(f"strategy {strategy}: {key}={value:g} is out of range "
+                              f"({_range(self)})")
+        if self.whole and value != int(value):
+            raise CratesError(f"strategy {strategy}: {key}={value:g} must be a whole number")
+        return value
+
+
+def _range(p: Param) -> str:
+    if p.low == -math.inf and p.high == math.inf:
+        return "any number"
+    if p.high == math.inf:
+        return f"at least {p.low:g}"
+    if p.low == -math.inf:
+        return f"at most {p.high:g}"
+    return f"{p.low:g} to {p.high:g}"
+
+
+def describe_range(p: Param) -> str:
+    """'0 to 1', 'at least 1', 'any number' (+ ', whole')."""
+    return _range(p) + (", whole" if p.whole else "")
+
+
+def parameters(**declared):
+    """Declare a decision function's parameters, in order (they arrive as params[0], ...)::
+
+        @parameters(risk=(0.5, 0.0, 1.0, "share of points risked"), depth=2)
+        @njit
+        def cautious(params, obs, hand, pile, options, rng): ...
+
+    Each value is a default, or (default, low, high[, description])."""
+    if len(declared) > N_PARAMS:
+        raise CratesError(f"at most {N_PARAMS} parameters")
+    table = {}
+    for key, spec in declared.items():
+        if isinstance(spec, (tuple, list)):
+            default, low, high, *text = spec
+            table[key] = Param(float(default), float(low), float(high), text[0] if text else "")
+        else:
+            table[key] = Param(float(spec))
+
+    def mark(fn):
+        from .userstrat import PARAMS_ATTR
+
+        setattr(fn, PARAMS_ATTR, table)
+        return fn
+
+    return mark
+
+
+#: parameters per seat (float64 row of the game state)
+N_PARAMS = 8
+
+#: built-in strategy name -> (id, description, {param: Param}). Ids below
+#: dispatch_nb.N_INLINE are compiled into the engine; the others (pimc) are called by
+#: address like a user's function (their adapter is `EXTERNAL[name]`).
+_FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
 BUILTINS = {
     "random": (0, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
     "greedy": (1, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
     "hoard3": (2, "greedy, but plays a 3 only when it is its only legal card", _FORGET),
     "dump3": (3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
     "aggressive": (4, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
-                   {"leader_weight": (1.0, "how much hitting the leader counts against shedding "
-                                           "points"), **_FORGET}),
+                   {"leader_weight": Param(1.0, 0.0, math.inf, "how much hitting the leader "
+                                           "counts against shedding points"), **_FORGET}),
     "partner": (5, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
-                {**_FORGET, "feed_cost": (1000.0, "points a 7 at the partner costs (1000: never, "
-                                                  "unless forced)")}),
+                {**_FORGET, "feed_cost": Param(1000.0, 0.0, math.inf, "points a 7 at the "
+                                               "partner costs (1000: never, unless forced)")}),
     "weights": (6, "linear scorer over 8 option features (w0..w7), for tuning runs",
-                {"w0": (1.0, "card value shed / 10"), "w1": (-3.0, "is a wild (8; 9 in Crates)"),
-                 "w2": (-1.0, "is a 3"), "w3": (1.0, "opponents hit minus partners hit"),
-                 "w4": (0.0, "keeps the current suit"),
-                 "w5": (0.5, "my cards left in the suit the play makes current"),
-                 "w6": (-10.0, "is a draw or pass"),
-                 "w7": (1.0, "leaders and last-card opponents hit")}),
+                {"w0": Param(1.0, text="card value shed / 10"),
+                 "w1": Param(-3.0, text="is a wild (8; 9 in Crates)"),
+                 "w2": Param(-1.0, text="is a 3"),
+                 "w3": Param(1.0, text="opponents hit minus partners hit"),
+                 "w4": Param(0.0, text="keeps the current suit"),
+                 "w5": Param(0.5, text="my cards left in the suit the play makes current"),
+                 "w6": Param(-10.0, text="is a draw or pass"),
+                 "w7": Param(1.0, text="leaders and last-card opponents hit")}),
     "pimc": (7, "determinised Monte Carlo: samples the unseen cards, plays each option out",
-             {"samples": (30.0, "deals of the unseen cards per decision"), **_FORGET,
-              "policy": (6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, 4 aggressive, "
-                              "5 partner, 6 weights")}),
+             {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
+                               whole=True), **_FORGET,
+              "policy": Param(6.0, 1.0, 6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, "
+                                             "4 aggressive, 5 partner, 6 weights", whole=True)}),
 }
+#: built-ins not compiled into the engine: name -> (module, adapter function)
+EXTERNAL = {"pimc": ("strategies.pimc", "pimc_entry")}
 
 
 def parse_spec(spec: str):
-    """`name:key=value:...` -> (name, {key: float}) for a built-in (checked), or
-    (("file.py" | "pkg.module", "func"), {key: float}) for a user's function, whose
-    parameters arrive in params[0], params[1], ... in the order written."""
-    from .userstrat import is_user_spec
+    """`name:key=value:...` -> (name, {key: float}) for a built-in, or
+    (("file.py" | "pkg.module", "func"), {key: float}) for a user's function; names and
+    ranges checked against the declared parameters."""
+    from .userstrat import declared_parameters, is_user_spec, load_function
 
     name, *pairs = [part.strip() for part in spec.split(":")]
-    user = is_user_spec(name)
-    if user:
+    if is_user_spec(name):
         if not pairs or "=" in pairs[0] or not pairs[0]:
             raise CratesError(f"strategy {spec!r}: name the function, as {name}:FUNCTION")
         name, pairs = (name, pairs[0]), pairs[1:]
-        known = None
+        known = declared_parameters(load_function(*name)[2])
+        shown = f"{name[0]}:{name[1]}"
     elif name not in BUILTINS:
         raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)} "
                           f"(or your own: file.py:function)")
     else:
         known = BUILTINS[name][2]
+        shown = name
     values = {}
     for pair in pairs:
         key, eq, raw = pair.partition("=")
-        if not eq or (known is not None and key not in known):
-            params = ", ".join(known) if known else "none"
-            raise CratesError(f"strategy {name}: bad parameter {pair!r} (parameters: {params})")
+        if not eq:
+            raise CratesError(f"strategy {shown}: give parameters as key=value, not {pair!r} "
+                              f"(parameters: {', '.join(known) or 'none declared'})")
+        if key not in known:
+            raise CratesError(f"strategy {shown}: bad parameter {pair!r} "
+                              f"(parameters: {', '.join(known) or 'none declared'})")
         try:
-            values[key] = float(raw)
+            value = float(raw)
         except ValueError:
-            raise CratesError(f"strategy {name}: {key}={raw!r} is not a number") from None
-    if len(values) > 8:
-        raise CratesError(f"strategy {spec!r}: at most 8 parameters")
+            raise CratesError(f"strategy {shown}: {key}={raw!r} is not a number") from None
+        values[key] = known[key].check(shown, key, value)
     return name, values
 
 
@@ -72,11 +158,7 @@ def parse_strategies(text, players: int) -> list[str]:
         raise CratesError(f"{len(specs)} strategies for {players} players: give one per seat "
                           f"(or one for all)")
     for spec in specs:
-        name, _ = parse_spec(spec)
-        if isinstance(name, tuple):
-            from .userstrat import load_function
-
-            load_function(*name)
+        parse_spec(spec)
     return specs
 
 
@@ -90,29 +172,11 @@ def user_functions(specs) -> list[tuple[str, str]]:
     return found
 
 
-#: strategies that search by playing the engine forward; their runs use an engine copy
-SEARCH = ("pimc",)
-
-
-def kernels_for(specs):
-    """The module with the engine kernels for these strategies (built-ins: `engine_nb`)."""
-    users = user_functions(specs)
-    search = any(parse_spec(s)[0] in SEARCH for s in specs)
-    if not users and not search:
-        from . import engine_nb
-
-        return engine_nb
-    from .userstrat import engine_module
-
-    return engine_module(users, search)
-
-
 def resolve(specs: list[str]):
-    """Per-seat strategy ids and parameter rows for the kernels."""
+    """Per-seat strategy ids and parameter rows (seats x N_PARAMS) for the kernels."""
     import numpy as np
 
-    from .engine_nb import N_PARAMS
-    from .userstrat import USER_BASE
+    from .userstrat import USER_BASE, declared_parameters, load_function
 
     users = user_functions(specs)
     ids = np.zeros(len(specs), dtype=np.int64)
@@ -121,11 +185,32 @@ def resolve(specs: list[str]):
         name, values = parse_spec(spec)
         if isinstance(name, tuple):
             ids[seat] = USER_BASE + users.index(name)
-            for j, value in enumerate(values.values()):
-                params[seat, j] = value
-            continue
-        sid, _, known = BUILTINS[name]
-        ids[seat] = sid
-        for j, (key, (default, _)) in enumerate(known.items()):
-            params[seat, j] = values.get(key, default)
+            known = declared_parameters(load_function(*name)[2])
+        else:
+            ids[seat] = BUILTINS[name][0]
+            known = BUILTINS[name][2]
+        for j, (key, param) in enumerate(known.items()):
+            params[seat, j] = values.get(key, param.default)
     return ids, params
+
+
+def addresses(specs: list[str]):
+    """Per seat, the address of the decision adapter the engine calls for a strategy that
+    is not compiled into it (pimc, users' functions), else 0. Compiles the adapters in
+    this process on first use (addresses are valid in this process only)."""
+    import importlib
+
+    import numpy as np
+
+    from .indirect import address_of
+    from .userstrat import adapter_address
+
+    out = np.zeros(len(specs), dtype=np.int64)
+    for seat, spec in enumerate(specs):
+        name, _ = parse_spec(spec)
+        if isinstance(name, tuple):
+            out[seat] = adapter_address(*name)
+        elif name in EXTERNAL:
+            module, func = EXTERNAL[name]
+            out[seat] = address_of(getattr(importlib.import_module(module), func))
+    return out

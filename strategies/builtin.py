@@ -2,7 +2,7 @@
 
 Every decision function has the same signature::
 
-    fn(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row) -> int
+    fn(params, obs, hand, pile, options, rng) -> int
 
 and returns an index into ``options[:n_options]``. ``obs[O_PHASE]`` says what is being
 decided (layout in `crates_sim.cards`): a card to play (options are cards, maybe
@@ -14,54 +14,43 @@ announce a last card (options [0, 1]).
 from crates_sim.cards import (
     ACTION_DRAW,
     ACTION_PASS,
-    O_FAMILY,
     O_PHASE,
     PH_ANNOUNCE,
     PH_COUNT,
 )
 from crates_sim.jit import kernel, leaf
 from crates_sim.rng_nb import rand_below, rand_unit
-
-_CRATES_VALUE = (1, 20, 0, 15, 30, 30, 20, 50, 30, 25, 10, 10, 10)
-_EIGHTS_VALUE = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
+from crates_sim.view import value
 
 
 @kernel
-def card_value(card, family):
-    """Score value of a card left in hand (Crates values, or Crazy Eights values)."""
-    if family == 0:
-        return _CRATES_VALUE[card // 4]
-    return _EIGHTS_VALUE[card // 4]
-
-
-@kernel
-def announces(params, rng, rng_row):
+def announces(params, rng):
     """1 to announce a last card; 0 with probability params[0] (`forget`)."""
-    if params[0] > 0.0 and rand_unit(rng, rng_row) < params[0]:
+    if params[0] > 0.0 and rand_unit(rng, 0) < params[0]:
         return 0
     return 1
 
 
 @leaf
-def random_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def random_nb(params, obs, hand, pile, options, rng):
     """Uniform among the options; always continues an optional count; announces (forget=p)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params, rng, rng_row)
-    n = n_options
+        return announces(params, rng)
+    n = options.shape[0]
     if phase == PH_COUNT and options[n - 1] == ACTION_DRAW and n > 1:
         n -= 1  # continue the count when able
-    return rand_below(rng, rng_row, n)
+    return rand_below(rng, 0, n)
 
 
 @kernel
-def longest_suit(hand, hand_n, options, n_options):
+def longest_suit(hand, options):
     """Index of the option suit held most often (ties: the first option)."""
     best = 0
     best_len = -1
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         length = 0
-        for j in range(hand_n):
+        for j in range(hand.shape[0]):
             if hand[j] % 4 == options[i]:
                 length += 1
         if length > best_len:
@@ -71,21 +60,20 @@ def longest_suit(hand, hand_n, options, n_options):
 
 
 @kernel
-def greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def greedy_nb(params, obs, hand, pile, options, rng):
     """Sheds its highest-scoring legal card; calls its longest suit; never draws by choice."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params, rng, rng_row)
+        return announces(params, rng)
     if phase >= 3:  # a call
-        return longest_suit(hand, hand_n, options, n_options)
-    family = obs[O_FAMILY]
+        return longest_suit(hand, options)
     best = -1
     best_value = -1
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         card = options[i]
         if card == ACTION_DRAW or card == ACTION_PASS:
             continue
-        v = card_value(card, family)
+        v = value(obs, card)
         if v > best_value:
             best_value = v
             best = i

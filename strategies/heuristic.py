@@ -2,7 +2,7 @@
 
 Same signature and view as `strategies.builtin` (see its docstring)::
 
-    fn(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row) -> int
+    fn(params, obs, hand, pile, options, rng) -> int
 
 The kernels are compiled without reference counting (`crates_sim.jit.kernel`): they use
 scalar loops only and never allocate. Every one returns an index in [0, n_options).
@@ -12,30 +12,20 @@ rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as 
 """
 
 from crates_sim.cards import (
-    ACTION_DRAW,
-    ACTION_PASS,
     E_COUNT,
     E_FIVE,
     E_JACK,
     E_QUEEN5,
     E_SEVEN,
     E_SKIP,
-    E_WILD,
-    E_WILD9,
-    EFFECT,
     K_SEVEN_ACROSS,
-    O_DIR,
     O_FAMILY,
     O_PARTNER,
-    O_PER_SEAT,
     O_PHASE,
     O_PLAYERS,
     O_RULES,
     O_SEAT,
-    O_SEATS,
     O_SUIT,
-    OS_HAND_N,
-    OS_TOTAL,
     PH_AGAIN,
     PH_ANNOUNCE,
     PH_CALL,
@@ -43,7 +33,16 @@ from crates_sim.cards import (
 )
 from crates_sim.jit import kernel
 from crates_sim.rng_nb import rand_unit
-from strategies.builtin import card_value, greedy_nb, longest_suit
+from crates_sim.view import (
+    effect,
+    hand_size,
+    is_action,
+    is_wild,
+    seat_after,
+    total,
+    value,
+)
+from strategies.builtin import greedy_nb, longest_suit
 
 _R_3 = 2
 _NEG = -1.0e18
@@ -51,45 +50,29 @@ _NEG = -1.0e18
 
 # ================================================================ shared helpers
 @kernel
-def announce_with(forget, rng, rng_row):
+def announce_with(forget, rng):
     """1 to announce a last card; 0 with probability `forget`."""
-    if forget > 0.0 and rand_unit(rng, rng_row) < forget:
+    if forget > 0.0 and rand_unit(rng, 0) < forget:
         return 0
     return 1
 
 
 @kernel
-def announce_index(options, n_options, forget, rng, rng_row):
+def announce_index(options, forget, rng):
     """The index of the option equal to the announce decision (options are [0, 1])."""
-    want = announce_with(forget, rng, rng_row)
-    for i in range(n_options):
+    want = announce_with(forget, rng)
+    for i in range(options.shape[0]):
         if options[i] == want:
             return i
     return 0
 
 
-@kernel
-def is_action(option):
-    return option == ACTION_DRAW or option == ACTION_PASS
 
 
-@kernel
-def effect_of(obs, card):
-    return obs[O_RULES + EFFECT + card]
 
 
-@kernel
-def is_wild(obs, card):
-    """An 8, or a 9 where nine_wild (from the rules in the view)."""
-    e = effect_of(obs, card)
-    return e == E_WILD or e == E_WILD9
 
 
-@kernel
-def seat_at(obs, k):
-    """The seat k places after me in the current direction."""
-    n = obs[O_PLAYERS]
-    return ((obs[O_SEAT] + k * obs[O_DIR]) % n + n) % n
 
 
 @kernel
@@ -108,7 +91,7 @@ def hits(obs, card, phase, k):
     (3 players) player."""
     if phase == PH_COUNT:
         return k == 1
-    e = effect_of(obs, card)
+    e = effect(obs, card)
     if e == E_COUNT or e == E_SKIP or e == E_QUEEN5:
         return k == 1
     if e == E_FIVE:
@@ -121,14 +104,8 @@ def hits(obs, card, phase, k):
     return False
 
 
-@kernel
-def total_of(obs, q):
-    return obs[O_SEATS + q * O_PER_SEAT + OS_TOTAL]
 
 
-@kernel
-def cards_of(obs, q):
-    return obs[O_SEATS + q * O_PER_SEAT + OS_HAND_N]
 
 
 @kernel
@@ -143,32 +120,31 @@ def is_leader(obs, q):
     if not is_opponent(obs, q):
         return False
     crates = obs[O_FAMILY] == 0
-    t = total_of(obs, q)
+    t = total(obs, q)
     for o in range(obs[O_PLAYERS]):
         if is_opponent(obs, o):
-            u = total_of(obs, o)
+            u = total(obs, o)
             if (crates and u < t) or (not crates and u > t):
                 return False
     return True
 
 
 @kernel
-def best_call(obs, hand, hand_n, options, n_options, bonus_suit, bonus):
+def best_call(obs, hand, options, bonus_suit, bonus):
     """The option suit with most of my non-wild cards (+ `bonus` for `bonus_suit`); ties:
     the larger value held in that suit, then the first option."""
-    family = obs[O_FAMILY]
     best = 0
     best_score = _NEG
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         s = options[i]
         length = 0
-        value = 0
-        for j in range(hand_n):
+        held = 0
+        for j in range(hand.shape[0]):
             c = hand[j]
             if c % 4 == s and not is_wild(obs, c):
                 length += 1
-                value += card_value(c, family)
-        score = 1000.0 * length + value
+                held += value(obs, c)
+        score = 1000.0 * length + held
         if s == bonus_suit:
             score += 1000.0 * bonus
         if score > best_score:
@@ -178,13 +154,12 @@ def best_call(obs, hand, hand_n, options, n_options, bonus_suit, bonus):
 
 
 @kernel
-def highest_value(obs, options, n_options, skip_threes, skip_wilds):
+def highest_value(obs, options, skip_threes, skip_wilds):
     """Index of the highest-valued card option (ties: the first), skipping 3s and/or
     wilds when asked; -1 when no card qualifies."""
-    family = obs[O_FAMILY]
     best = -1
     best_value = -1
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         c = options[i]
         if is_action(c):
             continue
@@ -192,7 +167,7 @@ def highest_value(obs, options, n_options, skip_threes, skip_wilds):
             continue
         if skip_wilds and is_wild(obs, c):
             continue
-        v = card_value(c, family)
+        v = value(obs, c)
         if v > best_value:
             best_value = v
             best = i
@@ -200,9 +175,9 @@ def highest_value(obs, options, n_options, skip_threes, skip_wilds):
 
 
 @kernel
-def first_card(options, n_options):
+def first_card(options):
     """Index of the first card option (not a draw or pass); 0 when there is none."""
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         if not is_action(options[i]):
             return i
     return 0
@@ -210,42 +185,42 @@ def first_card(options, n_options):
 
 # ================================================================ hoard3 / dump3
 @kernel
-def hoard3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def hoard3_nb(params, obs, hand, pile, options, rng):
     """Save your threes: greedy (sheds its highest-scoring legal card, calls its longest
     suit, never draws by choice), but plays a 3 only when no other legal card exists.
 
     params: forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, params[0], rng, rng_row)
+        return announce_index(options, params[0], rng)
     if phase >= PH_CALL:
-        return longest_suit(hand, hand_n, options, n_options)
-    best = highest_value(obs, options, n_options, True, False)
+        return longest_suit(hand, options)
+    best = highest_value(obs, options, True, False)
     if best < 0:
-        best = highest_value(obs, options, n_options, False, False)
+        best = highest_value(obs, options, False, False)
     if best < 0:
-        return first_card(options, n_options)
+        return first_card(options)
     return best
 
 
 @kernel
-def dump3_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def dump3_nb(params, obs, hand, pile, options, rng):
     """Shed your threes: plays a legal 3 whenever it has one, otherwise greedy. The control
     for the 3-hoarding question.
 
     params: forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, params[0], rng, rng_row)
+        return announce_index(options, params[0], rng)
     if phase >= PH_CALL:
-        return longest_suit(hand, hand_n, options, n_options)
-    for i in range(n_options):
+        return longest_suit(hand, options)
+    for i in range(options.shape[0]):
         c = options[i]
         if not is_action(c) and c // 4 == _R_3:
             return i
-    best = highest_value(obs, options, n_options, False, False)
+    best = highest_value(obs, options, False, False)
     if best < 0:
-        return first_card(options, n_options)
+        return first_card(options)
     return best
 
 
@@ -260,7 +235,7 @@ def hit_value(obs, q, leader_weight):
     v = 10.0
     if is_leader(obs, q):
         v += 30.0 * leader_weight
-    if cards_of(obs, q) == 1:
+    if hand_size(obs, q) == 1:
         v += 40.0 * leader_weight
     return v
 
@@ -271,12 +246,12 @@ def all_hits(obs, card, phase, leader_weight):
     h = 0.0
     for k in range(1, obs[O_PLAYERS]):
         if hits(obs, card, phase, k):
-            h += hit_value(obs, seat_at(obs, k), leader_weight)
+            h += hit_value(obs, seat_after(obs, k), leader_weight)
     return h
 
 
 @kernel
-def aggressive_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def aggressive_nb(params, obs, hand, pile, options, rng):
     """Hit the leader: aims 2s, 4s, 5s and 7s (every card that makes a player draw or lose a
     turn) at the opponent with the best game total and at anyone on last card; keeps 8s and
     9s as escapes (plays a wild only when nothing else is legal); otherwise sheds its
@@ -289,48 +264,49 @@ def aggressive_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, r
     params: leader_weight (1.0), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, params[1], rng, rng_row)
+        return announce_index(options, params[1], rng)
     if phase >= PH_CALL:
-        return best_call(obs, hand, hand_n, options, n_options, -1, 0.0)
+        return best_call(obs, hand, options, -1, 0.0)
     family = obs[O_FAMILY]
     if family != 0:
-        best = highest_value(obs, options, n_options, False, True)
+        best = highest_value(obs, options, False, True)
         if best < 0:
-            best = highest_value(obs, options, n_options, False, False)
+            best = highest_value(obs, options, False, False)
         if best < 0:
-            return first_card(options, n_options)
+            return first_card(options)
         return best
     lw = params[0]
     best = -1
     best_score = _NEG
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         c = options[i]
         if is_action(c) or is_wild(obs, c):
             continue
-        s = card_value(c, family) + all_hits(obs, c, phase, lw)
+        s = value(obs, c) + all_hits(obs, c, phase, lw)
         if s > best_score:
             best_score = s
             best = i
     if best < 0:  # only wilds (or nothing) left: the escape
-        best = highest_value(obs, options, n_options, False, False)
+        best = highest_value(obs, options, False, False)
     if best < 0:
-        return first_card(options, n_options)
+        return first_card(options)
     return best
 
 
 # ================================================================ partner
 @kernel
-def partner_suit(obs, pile, pile_n):
+def partner_suit(obs, pile):
     """The suit of my partner's likely last play: with 4 players the partner plays two turns
     before me, so the card two below the top (three after my own 6); -1 when unknown."""
     back = 3 if obs[O_PHASE] == PH_AGAIN else 2
-    if pile_n - back < 0:
+    at = pile.shape[0] - back
+    if at < 0:
         return -1
-    return pile[pile_n - back] % 4
+    return pile[at] % 4
 
 
 @kernel
-def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def partner_nb(params, obs, hand, pile, options, rng):
     """Play for the team: greedy shedding, but never feeds the partner (no 7 at the partner,
     no 5 while the partner is on last card: each only when nothing else is legal), calls the
     partner's likely suit (that of its last play, read from the pile) when it holds no
@@ -343,36 +319,35 @@ def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
     against greedy, 0 does better than 1000: a 7 shed is worth more than the card it feeds)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, params[0], rng, rng_row)
+        return announce_index(options, params[0], rng)
     mate = obs[O_PARTNER]
     if mate < 0:
-        return greedy_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row)
-    family = obs[O_FAMILY]
-    mate_last = cards_of(obs, mate) == 1
-    psuit = partner_suit(obs, pile, pile_n)
+        return greedy_nb(params, obs, hand, pile, options, rng)
+    mate_last = hand_size(obs, mate) == 1
+    psuit = partner_suit(obs, pile)
     if phase >= PH_CALL:
         # the partner's suit wins ties; outright while the partner is on last card
-        return best_call(obs, hand, hand_n, options, n_options, psuit,
+        return best_call(obs, hand, options, psuit,
                          100.0 if mate_last else 0.5)
     best = -1
     best_score = _NEG
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         c = options[i]
         if is_action(c):
             continue
-        e = effect_of(obs, c)
-        s = float(card_value(c, family))
+        e = effect(obs, c)
+        s = float(value(obs, c))
         if e == E_SEVEN and phase != PH_COUNT:
-            if seat_at(obs, seven_offset(obs)) == mate:
+            if seat_after(obs, seven_offset(obs)) == mate:
                 s -= 1000.0 if mate_last else params[1]
             else:
                 s += 10.0
         elif e == E_FIVE:
             s += -1000.0 if mate_last else 10.0
         elif phase == PH_COUNT or e == E_COUNT:
-            if seat_at(obs, 1) == mate:
+            if seat_after(obs, 1) == mate:
                 s -= 200.0 if mate_last else 20.0
-        elif e == E_SKIP and mate_last and seat_at(obs, 2) == mate:
+        elif e == E_SKIP and mate_last and seat_after(obs, 2) == mate:
             s += 100.0  # the partner plays next
         if mate_last and phase != PH_COUNT:
             if not is_wild(obs, c) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
@@ -381,13 +356,13 @@ def partner_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
             best_score = s
             best = i
     if best < 0:
-        return first_card(options, n_options)
+        return first_card(options)
     return best
 
 
 # ================================================================ weights
 @kernel
-def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def weights_nb(params, obs, hand, pile, options, rng):
     """A linear scorer for tuning runs: each option scores sum(w_i * feature_i) and the best
     wins (ties: the first). Calls its longest suit; always announces.
 
@@ -403,15 +378,14 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
       w7  leaders and last-card opponents hit (counted within w3's hits)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, n_options, 0.0, rng, rng_row)
+        return announce_index(options, 0.0, rng)
     if phase >= PH_CALL:
-        return longest_suit(hand, hand_n, options, n_options)
-    family = obs[O_FAMILY]
+        return longest_suit(hand, options)
     cur_suit = obs[O_SUIT]
     n = obs[O_PLAYERS]
     best = 0
     best_score = _NEG
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         c = options[i]
         if is_action(c):
             s = params[6]
@@ -423,10 +397,10 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
             for k in range(1, n):
                 if not hits(obs, c, phase, k):
                     continue
-                q = seat_at(obs, k)
+                q = seat_after(obs, k)
                 if is_opponent(obs, q):
                     n_hits += 1.0
-                    if is_leader(obs, q) or cards_of(obs, q) == 1:
+                    if is_leader(obs, q) or hand_size(obs, q) == 1:
                         lead_hits += 1.0
                 else:
                     n_hits -= 1.0
@@ -435,18 +409,18 @@ def weights_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng,
             if wild:
                 for s4 in range(4):
                     m = 0
-                    for j in range(hand_n):
+                    for j in range(hand.shape[0]):
                         d = hand[j]
                         if d != c and d % 4 == s4 and not is_wild(obs, d):
                             m += 1
                     if m > left:
                         left = m
             else:
-                for j in range(hand_n):
+                for j in range(hand.shape[0]):
                     d = hand[j]
                     if d != c and d % 4 == c % 4:
                         left += 1
-            s = (params[0] * card_value(c, family) / 10.0
+            s = (params[0] * value(obs, c) / 10.0
                  + params[1] * (1.0 if wild else 0.0)
                  + params[2] * (1.0 if r == _R_3 else 0.0)
                  + params[3] * n_hits

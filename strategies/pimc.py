@@ -19,7 +19,6 @@ adds it (see `crates_sim.userstrat`), so nothing is recursive.
 """
 
 import numpy as np
-from numba import njit
 
 from crates_sim import engine_nb as E
 from crates_sim.cards import (
@@ -59,14 +58,15 @@ from crates_sim.cards import (
     RULES_LEN,
     VALUE,
 )
+from crates_sim.jit import allocating
 from crates_sim.rng_nb import next_u64, shuffle_cards
 from strategies.builtin import announces, longest_suit
 
 GREEDY_ID = 1
 
 
-@njit(cache=True)
-def _base_state(obs, hand, hand_n, pile, pile_n, policy):
+@allocating
+def _base_state(obs, hand, hand_n, pile, pile_n, policy, engine):
     """A state with the seat's public information and own hand; other hands empty; every
     seat played by the built-in strategy `policy` in rollouts."""
     R = obs[O_RULES:O_RULES + RULES_LEN].copy()
@@ -74,8 +74,8 @@ def _base_state(obs, hand, hand_n, pile, pile_n, policy):
     strat = np.empty(n, dtype=np.int64)
     strat[:] = policy
     sparams = np.zeros((n, E.N_PARAMS), dtype=np.float64)
-    G = E.new_state(R, strat, sparams, 0)
-    g = E.unpack(G)
+    G = E.new_state(R, strat, sparams, np.zeros(n, dtype=np.int64), engine, 0)
+    g = E.unpack_counted(G)
     st, sv, hands, pile_s = g[1], g[2], g[3], g[5]
     me = obs[O_SEAT]
     st[E.S_HAND] = obs[O_HAND]
@@ -111,7 +111,7 @@ def _base_state(obs, hand, hand_n, pile, pile_n, policy):
     return G
 
 
-@njit(cache=True)
+@allocating
 def _unseen(obs, hand, hand_n, pile, pile_n):
     """Cards the seat has not seen: in the deck, not in its hand, not in the pile."""
     seen = np.zeros(52, dtype=np.int64)
@@ -128,14 +128,14 @@ def _unseen(obs, hand, hand_n, pile, pile_n):
     return out[:k]
 
 
-@njit(cache=True)
+@allocating
 def _deal_hidden(G, base, unseen, voids, free, rng, row):
     """Copy `base` into G and deal the unseen cards at random to the other hands and the
     stock. A seat that could not play on a suit held none of it then: a deal giving it
     more cards of its void suits (8s count too) than it has drawn since is redrawn
     (up to 20 tries, then the last deal is kept)."""
     G[:] = base
-    g = E.unpack(G)
+    g = E.unpack_counted(G)
     st, sv, hands, stock = g[1], g[2], g[3], g[4]
     n = st[E.S_N]
     cards = unseen.copy()
@@ -165,10 +165,10 @@ def _deal_hidden(G, base, unseen, voids, free, rng, row):
     st[E.S_STOCK_N] = m
 
 
-@njit(cache=True)
+@allocating
 def _outcome(G, me, base_ppoints):
     """Value of the ended hand for seat `me` (higher is better)."""
-    g = E.unpack(G)
+    g = E.unpack_counted(G)
     R, st, sv, hands, tmp = g[0], g[1], g[2], g[3], g[12]
     n = st[E.S_N]
     crates = R[K_FAMILY] == FAMILY_CRATES
@@ -202,14 +202,18 @@ def _outcome(G, me, base_ppoints):
     return float(pts) if out == me else -float(pts)
 
 
-@njit(cache=True)
-def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
-    """Determinised Monte Carlo over `samples` (params[0]) deals of the unseen cards."""
+@allocating
+def pimc_search(params, obs, hand, pile, options, rng, engine):
+    """Determinised Monte Carlo over `samples` (params[0]) deals of the unseen cards; the
+    rollouts run the engine's `play_on` through the engine table `engine`."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params[1:], rng, rng_row)
+        return announces(params[1:], rng)
     if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
-        return longest_suit(hand, hand_n, options, n_options)
+        return longest_suit(hand, options)
+    hand_n = hand.shape[0]
+    pile_n = pile.shape[0]
+    n_options = options.shape[0]
     if n_options == 1:
         return 0
     samples = max(int(params[0]), 1)
@@ -218,7 +222,7 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     policy = int(params[2])
     if policy < 1 or policy > 6:  # rollouts use a built-in heuristic (not random, not pimc)
         policy = GREEDY_ID
-    base = _base_state(obs, hand, hand_n, pile, pile_n, policy)
+    base = _base_state(obs, hand, hand_n, pile, pile_n, policy, engine)
     base[E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
     unseen = _unseen(obs, hand, hand_n, pile, pile_n)
     voids = np.zeros(n, dtype=np.int64)
@@ -227,19 +231,19 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
         voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
         free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
     base_ppoints = np.zeros(n, dtype=np.int64)
-    bst = E.unpack(base)
+    bst = E.unpack_counted(base)
     for q in range(n):
         base_ppoints[q] = bst[2][q * E.NSV + E.SV_G_PPOINTS]
     work = E.copy_state(base)
     deal = E.copy_state(base)
     totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
-        _deal_hidden(deal, base, unseen, voids, free, rng, rng_row)
+        _deal_hidden(deal, base, unseen, voids, free, rng, 0)
         deal[E.STR0 + me] = policy
-        seed = next_u64(rng, rng_row)
+        seed = next_u64(rng, 0)
         for i in range(n_options):
             work[:] = deal
-            wg = E.unpack(work)
+            wg = E.unpack_counted(work)
             wst = wg[1]
             for q in range(n + 2):
                 E.seed_stream(work, E.stream(q), seed, s, 7 + q)
@@ -247,7 +251,7 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
             wst[E.S_FORCE_SEAT] = me
             wst[E.S_AGAIN] = 1 if phase == PH_AGAIN else 0
             wst[E.S_TURN] = me
-            E.play_on(work)
+            E.hand_played(work)
             totals[i] += _outcome(work, me, base_ppoints)
     best = 0
     for i in range(1, n_options):
@@ -256,3 +260,12 @@ def pimc_nb(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rn
     return best
 
 
+@allocating
+def pimc_entry(G, seat, n_options):
+    """pimc's decision adapter: the engine calls it by address (`crates_sim.indirect`), so
+    the engine is not compiled with pimc in it, and pimc's rollouts call the engine's
+    `play_on` by address (the engine table of G), so pimc is not compiled with the engine
+    in it either."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    engine = G[E.ENG0:E.ENG0 + E.N_ENGINE]
+    return np.int64(pimc_search(params, obs, hand, pile, options, rng, engine))

@@ -193,7 +193,7 @@ def _choose(name, spec_params, view):
     obs, h, hn, p, pn, o, no = view
     _ids, params = resolve([spec_params])
     rng = np.full(8, 0x1234567, dtype=np.int64)  # a random stream: rng[4:8]
-    k = getattr(H, name + "_nb")(params[0], obs, h, hn, p, pn, o, no, rng, 4)
+    k = getattr(H, name + "_nb")(params[0], obs, h[:hn], p[:pn], o[:no], rng[4:8])
     assert 0 <= k < no
     x = int(o[k])
     if obs[C.O_PHASE] >= C.PH_CALL:  # a suit, or announce 0 / 1

@@ -18,7 +18,10 @@ RULES = Rules.preset("classic", 4)
 PIMC = "pimc:samples=3"
 
 
-def test_a_user_function_runs_in_a_fast_engine_copy():
+def test_a_user_function_plugs_into_the_one_engine():
+    from crates_sim import engine_nb as nb
+    from crates_sim.strategy import addresses
+
     specs = [f"{BOTS}:cheapest", "greedy", f"{BOTS}:cheapest:bad=0", "greedy"]
     a = run_games(RULES, specs, seed=4, game_start=0, n_games=30)
     b = run_games(RULES, specs, seed=4, game_start=10, n_games=20)
@@ -26,24 +29,30 @@ def test_a_user_function_runs_in_a_fast_engine_copy():
     assert a.capped_hands == 0
     events = trace_game(RULES, specs, seed=4, game=12)
     assert events[-1]["totals"] == a.games["total"][48:52].tolist()
-    from crates_sim.strategy import kernels_for
+    # one adapter per function, called by address; the engine has a single compiled version
+    addrs = addresses(specs)
+    assert addrs[0] == addrs[2] != 0 and addrs[1] == addrs[3] == 0
+    assert len(nb.play_games_nb.signatures) == 1 and len(nb.play_on.signatures) == 1
 
-    assert kernels_for(specs).REFCOUNTED is False
 
-
-#: one engine copy serves the refcounted tests below (each copy compiles for minutes)
 SEARCH_SPECS = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:allocating", "greedy"]
 
 
-def test_a_user_function_that_allocates_gets_the_refcounted_copy():
-    from crates_sim.strategy import kernels_for
-    from crates_sim.userstrat import load_function, needs_refcount
+def test_a_user_function_that_allocates_runs_in_the_same_engine():
+    from crates_sim import engine_nb as nb
 
-    assert needs_refcount(load_function(BOTS, "allocating")[2]) is True
-    assert needs_refcount(load_function(BOTS, "cheapest")[2]) is False
     res = run_games(RULES, SEARCH_SPECS, seed=4, game_start=0, n_games=3)
     assert res.capped_hands == 0 and len(res.games["total"]) == 12
-    assert kernels_for(SEARCH_SPECS).REFCOUNTED is True
+    assert len(nb.play_games_nb.signatures) == 1
+
+
+def test_an_exception_in_a_user_function_reaches_python_as_one_line():
+    specs = [f"{BOTS}:raises", "greedy", "greedy", "greedy"]
+    with pytest.raises(CratesError, match=r"raises raised ValueError: .*no plan"):
+        run_games(RULES, specs, seed=4, game_start=0, n_games=2)
+    result = CliRunner().invoke(cli, ["trace", "--strategies", ",".join(specs)])
+    assert result.exit_code == 2 and "no plan" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_pimc_is_reproducible_and_legal_in_every_preset():
@@ -65,11 +74,11 @@ def test_an_illegal_choice_stops_the_run_with_the_position():
     assert "legal choices" in text and "its hand" in text and "bad=1" in text
 
 
-def test_user_parameters_arrive_in_order():
-    ids, params = resolve([f"{BOTS}:cheapest:a=1.5:b=-2", "greedy:forget=0.25", "random",
+def test_user_parameters_arrive_in_their_declared_order():
+    ids, params = resolve([f"{BOTS}:cheapest:b=-2:a=1.5", "greedy:forget=0.25", "random",
                            "random"])
     assert ids[0] >= 100 and ids[1] == 1
-    assert params[0, :2].tolist() == [1.5, -2.0] and params[1, 0] == 0.25
+    assert params[0, :3].tolist() == [0.0, 1.5, -2.0] and params[1, 0] == 0.25
 
 
 @pytest.mark.parametrize("spec,message", [
@@ -80,6 +89,14 @@ def test_user_parameters_arrive_in_order():
     ("no_such_module.bots:x", "failed to import"),
     ("greedy:forget=lots", "not a number"),
     ("greedy:nerve=1", "bad parameter"),
+    ("greedy:forget=2", "out of range"),
+    ("pimc:samples=-3", "out of range"),
+    ("pimc:samples=2.5", "whole number"),
+    ("pimc:policy=0", "out of range"),
+    (f"{BOTS}:cheapest:1.5", "key=value"),
+    (f"{BOTS}:cheapest:risk=1", "bad parameter"),
+    (f"{BOTS}:cheapest:bad=3", "out of range"),
+    (f"{BOTS}:peeker:x=1", "none declared"),
 ])
 def test_loader_errors(spec, message):
     with pytest.raises(CratesError, match=message):
@@ -102,7 +119,8 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
 
     rules = Rules.preset(preset, 4)
     ids, params = resolve(["greedy"] * 4)
-    G = nb.new_state(rules.to_array(), ids, params, 0)
+    G = nb.new_state(rules.to_array(), ids, params, np.zeros(4, dtype=np.int64),
+                     np.zeros(nb.N_ENGINE, dtype=np.int64), 0)
     nb.start_game(G, np.uint64(1), 0)
     nb.deal_hand(G, np.uint64(1), 0, 1)
     G2 = nb.copy_state(G)

@@ -4,18 +4,20 @@ import numpy as np
 from numba import njit
 
 from crates_sim.cards import ACTION_DRAW, ACTION_PASS, O_PHASE, PH_ANNOUNCE
+from crates_sim.view import parameters
 
 
+@parameters(bad=(0.0, 0.0, 1.0, "1: return an illegal index"), a=0.0, b=0.0)
 @njit
-def cheapest(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def cheapest(params, obs, hand, pile, options, rng):
     """Plays its lowest-value legal card; returns an illegal index when params[0] > 0, or
     when it is handed more random state than its own stream (four words)."""
-    if params[0] > 0 or rng.shape[0] - rng_row != 4:
-        return n_options + 5
+    if params[0] > 0 or rng.shape[0] != 4:
+        return options.shape[0] + 5
     if obs[O_PHASE] == PH_ANNOUNCE:
         return 1
     best = 0
-    for i in range(n_options):
+    for i in range(options.shape[0]):
         c = options[i]
         if c != ACTION_DRAW and c != ACTION_PASS and c // 4 < options[best] // 4:
             best = i
@@ -23,12 +25,12 @@ def cheapest(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, r
 
 
 @njit
-def peeker(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def peeker(params, obs, hand, pile, options, rng):
     """Tries to read past its view: it may only see its own hand_n cards."""
     total = 0
-    for i in range(hand_n):
+    for i in range(hand.shape[0]):
         total += hand[i]
-    return total % n_options
+    return total % options.shape[0]
 
 
 @njit
@@ -36,14 +38,22 @@ def wrong_signature(params, obs):
     return 0
 
 
-def not_jitted(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def not_jitted(params, obs, hand, pile, options, rng):
     return 0
 
 
 @njit
-def allocating(params, obs, hand, hand_n, pile, pile_n, options, n_options, rng, rng_row):
+def allocating(params, obs, hand, pile, options, rng):
     """Allocates an array: needs the reference-counted engine copy."""
-    scores = np.zeros(n_options)
-    for i in range(n_options):
+    scores = np.zeros(options.shape[0])
+    for i in range(options.shape[0]):
         scores[i] = options[i] % 13
     return int(np.argmax(scores))
+
+
+@njit
+def raises(params, obs, hand, pile, options, rng):
+    """Raises once it is asked to play (an exception must reach Python as an error)."""
+    if obs[O_PHASE] == 0:
+        raise ValueError("no plan for this position")
+    return 0
