@@ -29,7 +29,7 @@ def source_hash() -> str:
 
 
 def cache_root() -> Path:
-    """The folder for crates-sim's caches (numba kernels, generated engine copies)."""
+    """The folder for crates-sim's caches (numba's compiled kernels)."""
     explicit = os.environ.get("CRATES_SIM_CACHE")
     if explicit:
         return Path(explicit)

@@ -1,11 +1,13 @@
-"""`make bench`: the speed table of issue 3 (games/s, ns per turn, memory, start-up).
+"""`make bench`: the speed table (games/s, ns per turn, memory, start-up, compile times).
 
     python -m crates_sim.bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
 process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games), ns per turn
 (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
-`crates simulate`, with --big the 1,000,000-game classic run with --detail games and
+`crates simulate` and the ten kernels that take longest to compile, the time from a new
+user strategy file to a finished 1,000-game run, a user strategy that calls greedy
+against greedy itself, with --big the 1,000,000-game classic run with --detail games and
 hands, and with --huge 10,000,000 games (--detail games): each a fresh `crates simulate`
 command, timed from start to exit, with the peak RSS of its processes (parent and workers
 together).
@@ -53,6 +55,73 @@ def startup_times() -> tuple[float, float]:
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
     return cold, warm
+
+
+def compile_report(top: int = 10) -> list[tuple[float, float, str]]:
+    """Compile the engine in this process (run it with an empty cache) and return the
+    `top` kernels by their own LLVM time: (own seconds, seconds with what they compiled
+    of their callees, name)."""
+    import gc
+
+    from numba.core.dispatcher import Dispatcher
+
+    from .engine import prepare
+
+    prepare([])
+    rows = []
+    for obj in gc.get_objects():
+        if not isinstance(obj, Dispatcher):
+            continue
+        for cres in obj.overloads.values():
+            times = (getattr(cres, "metadata", None) or {}).get("pipeline_times", {})
+            own = total = 0.0
+            for passes in times.values():
+                for name, t in passes.items():
+                    spent = t.init + t.run + t.finalize
+                    total += spent
+                    if "lowering" in name:
+                        own += spent
+            rows.append((own, total, f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"))
+    rows.sort(reverse=True)
+    return rows[:top]
+
+
+def _cold_compile_report() -> list[str]:
+    cache = tempfile.mkdtemp(prefix="crates-cache-")
+    code = ("from crates_sim.bench import compile_report\n"
+            "for own, total, name in compile_report():\n"
+            "    print(f'{own:6.1f} s {total:7.1f} s  {name}')")
+    try:
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                             text=True, env={**os.environ, "CRATES_SIM_CACHE": cache})
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return out.stdout.splitlines()
+
+
+_USER_FILE = """
+from numba import njit
+from strategies.builtin import greedy_nb
+
+@njit
+def edited(params, obs, hand, pile, options, rng):
+    # edit {stamp}
+    return greedy_nb(params, obs, hand, pile, options, rng)
+"""
+
+
+def new_user_file_run() -> float:
+    """Seconds from a new (never compiled) user strategy file to a finished 1,000-game
+    `crates simulate --workers 1`, the engine warm: what a user waits after an edit."""
+    folder = tempfile.mkdtemp(prefix="crates-user-")
+    path = Path(folder) / "mybot.py"
+    path.write_text(_USER_FILE.format(stamp=time.time_ns()))
+    try:
+        return _crates_cmd("simulate", "--strategies", f"{path}:edited", "--games", "1000",
+                           "--seed", "1", "--workers", "1", "--detail", "games", "--quiet",
+                           "--out", str(Path(folder) / "out"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -154,8 +223,19 @@ def main(argv=None):
             rate_all = all_cores(rules, strategy, args.games * 10)
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {ns:>8.0f} "
                   f"{peak_rss_mb():>12.0f}", flush=True)
+    examples = Path(__file__).resolve().parent.parent / "examples" / "strategies.py"
+    rules = Rules.preset("classic", 4)
+    for spec in ("greedy", f"{examples}:greedy_again"):
+        rate1, ns = one_core(rules, spec, args.games)
+        label = "user greedy_again (calls greedy)" if spec != "greedy" else "greedy"
+        print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.0f} ns/turn")
     cold, warm = startup_times()
     print(f"\nstart-up of a 1,000-game `crates simulate`: cold {cold:.1f} s, warm {warm:.2f} s")
+    print(f"a new user strategy file to a finished 1,000-game run (--workers 1, engine warm): "
+          f"{new_user_file_run():.1f} s")
+    print("\nthe ten kernels slowest to compile (own LLVM time, time with their callees):")
+    for line in _cold_compile_report():
+        print("  " + line)
     runs = [(1_000_000, "games"), (1_000_000, "hands")] if args.big else []
     runs += [(10_000_000, "games")] if args.huge else []
     for games, detail in runs:

@@ -182,10 +182,8 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     """Run the kernel until all n_games are played; returns the raw arrays."""
     R = rules.to_array()
     ids, params = resolve(specs)
-    try:
-        addrs = addresses(specs)
-    except NumbaError as exc:
-        raise _compile_error(specs, exc) from None
+    prepare(specs)  # a cold cache: compiles, and says so on stderr
+    addrs = addresses(specs)
     n = rules.players
     games_out = np.zeros((n_games * n, nb.N_GAME_FIELDS), dtype=np.int64)
     win_out = np.zeros(n_games * n, dtype=np.float64)

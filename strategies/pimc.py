@@ -13,9 +13,10 @@ outcome for its seat or team: Crates, the opponents' hand points and pressures m
 own (per unit); Crazy Eights, its points minus the best opponent's.
 
 Suit calls and last-card announcements use greedy's rules (call the longest suit,
-announce). Rollouts run the built-in engine kernels (`crates_sim.engine_nb`), whose
-dispatch has no `pimc`; runs that seat a pimc player use an engine copy whose dispatch
-adds it (see `crates_sim.userstrat`), so nothing is recursive.
+announce). pimc is not compiled into the engine: the engine calls its adapter
+`pimc_entry` by address, as it calls a user's strategy, and the rollouts call the
+engine's `play_on` by address through the engine table in the game state, so neither
+is compiled into the other and nothing is recursive.
 """
 
 import numpy as np
