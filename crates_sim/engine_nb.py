@@ -159,8 +159,11 @@ from .rng_nb import rand_below, seed_stream, shuffle_cards
 (S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,
  S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
- S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK) = range(33)
-NST = 33
+ S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
+ S_DEAL) = range(36)
+NST = 36
+# S_SEED, S_GAME: the game being played (the seed as int64 bits); S_DEAL: a hand number
+# that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
  SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE) = range(18)
@@ -1188,10 +1191,16 @@ def lay_out(G, deck, d, hand_no):
 
 @kernel
 def play_on(G):
-    """Play the current hand on from the start of the current turn until it ends; returns
-    the hand's turns. Called by address (`hand_played`), so that it is compiled once."""
+    """Play the current hand on from the start of the current turn until it ends (first
+    dealing hand st[S_DEAL] of game st[S_GAME] when it is set); returns the hand's turns.
+    Called by address (`hand_played`), so that it is compiled once: dealing is here too
+    because the upcard may need a decision, which would bring the strategies along."""
     g = unpack(G)
     R, st = g[0], g[1]
+    if st[S_DEAL] > 0:
+        hand_no = st[S_DEAL]
+        st[S_DEAL] = 0
+        deal_hand(G, np.uint64(st[S_SEED]), st[S_GAME], hand_no)
     crates = R[K_FAMILY] == FAMILY_CRATES
     while st[S_ENDED] == 0:
         p = st[S_TURN]
@@ -1389,10 +1398,12 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
             return export_log(G, log, stats, i)
         game = game_start + i
         start_game(G, seed, game)
+        st[S_SEED] = np.int64(seed)
+        st[S_GAME] = game
         hand_no = 0
         while True:
             hand_no += 1
-            deal_hand(G, seed, game, hand_no)
+            st[S_DEAL] = hand_no
             hand_played(G)
             if st[S_ERROR] != 0:
                 err[0] = st[S_ERR_SEAT]

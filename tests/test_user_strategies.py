@@ -146,3 +146,43 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
     own = slice(nb.HD0 + me * 52, nb.HD0 + me * 52 + size)
     assert (S[own] == S2[own]).all()
     assert (S[nb.PIL0:nb.PIL0 + 52] == S2[nb.PIL0:nb.PIL0 + 52]).all()  # the pile
+
+
+def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, capfd,
+                                                                     monkeypatch):
+    """The compile line on stderr (`engine._load_or_compile`), on a kernel of its own in an
+    empty cache folder: compiled (and announced) once, loaded silently afterwards."""
+    import importlib.util
+
+    import numba
+
+    from crates_sim.engine import _load_or_compile
+
+    src = tmp_path / "tiny_kernel.py"
+    src.write_text("from numba import njit\n\n@njit(cache=True)\ndef tiny(a):\n"
+                   "    return a[0] + 1\n")
+    # numba re-reads its config from the environment now and then: set both
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+
+    def fresh():  # a new dispatcher of the same function, as a new process would have
+        spec = importlib.util.spec_from_file_location("tiny_kernel", src)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.tiny
+
+    capfd.readouterr()
+    seconds = _load_or_compile(fresh(), (np.zeros(1, dtype=np.int64),), "the tiny kernel")
+    err = capfd.readouterr().err
+    assert seconds > 0 and "compiling the tiny kernel (first run on this machine) ..." in err
+    assert err.strip().endswith(" s") and err.count("\n") == 1
+    assert _load_or_compile(fresh(), (np.zeros(1, dtype=np.int64),), "the tiny kernel") == 0.0
+    assert capfd.readouterr().err == ""
+
+
+def test_crates_compile_readies_the_engine():
+    result = CliRunner().invoke(cli, ["compile", "--strategies", f"pimc,{BOTS}:cheapest"])
+    assert result.exit_code == 0, result.output
+    assert "engine ready" in result.output
+    bad = CliRunner().invoke(cli, ["compile", "--strategies", f"{BOTS}:wrong_signature"])
+    assert bad.exit_code == 2 and "cannot be compiled" in bad.output
