@@ -121,17 +121,29 @@ def _sample_args():
                         np.zeros(80, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
 
 
-def _load_or_compile(dispatcher, args, what: str) -> float:
+def _in_cache(dispatcher, sig) -> bool:
+    """Whether numba's cache holds `dispatcher` compiled for `sig` (read from the cache's
+    index, without loading the code)."""
+    try:
+        cache = dispatcher._cache
+        key = cache._index_key(sig, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except (AttributeError, OSError):  # pragma: no cover - another numba: just load it
+        return False
+
+
+def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     """Make `dispatcher` ready for `args`' types: load it from numba's cache, or compile it
     and say so on stderr (one line: what, then the seconds it took). Returns the seconds
-    spent compiling (0.0 when it was loaded or already there)."""
+    spent compiling (0.0 when it was loaded or already there). load=False only makes sure
+    that the cache has it: a process that starts workers need not hold the engine."""
     import sys
     import time
 
     from numba import typeof
 
     sig = tuple(typeof(a) for a in args)
-    if sig in dispatcher.overloads:
+    if sig in dispatcher.overloads or (not load and _in_cache(dispatcher, sig)):
         return 0.0
     try:  # what numba's own compile() does first, so that a miss can be announced
         cres = dispatcher._cache.load_overload(sig, dispatcher.targetctx)
@@ -151,16 +163,17 @@ def _load_or_compile(dispatcher, args, what: str) -> float:
     return seconds
 
 
-def prepare(specs=()) -> float:
+def prepare(specs=(), load: bool = True) -> float:
     """Load the engine (and the adapters of `specs`' strategies that are not compiled into
     it: pimc, users' functions) into this process, compiling what numba's cache lacks.
 
     A run calls it once in the parent before any worker starts, so that workers load the
-    engine from the cache instead of compiling it side by side. Returns the seconds spent
-    compiling."""
+    engine from the cache instead of compiling it side by side; with load=False a warm
+    cache is only checked, not loaded (the parent of workers stays small). Returns the
+    seconds spent compiling."""
     # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
-    seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine")
-    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers")
+    seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine", load)
+    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
     from .strategy import EXTERNAL, parse_spec
 
     for name in dict.fromkeys(parse_spec(s)[0] for s in specs):
@@ -170,7 +183,7 @@ def prepare(specs=()) -> float:
             module, func = EXTERNAL[name]
             adapter = getattr(importlib.import_module(module), func)
             # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
-            seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name)
+            seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name, load)
     try:
         addresses(list(specs))  # users' functions: compiled here, so errors come once
     except NumbaError as exc:

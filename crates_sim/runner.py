@@ -423,7 +423,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         # the workers then load it from numba's cache instead of compiling side by side.
         from . import engine
 
-        compile_seconds = engine.prepare(strategies)
+        compile_seconds = engine.prepare(strategies, load=backend.name == "inline")
 
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)

@@ -40,10 +40,16 @@ SEARCH_SPECS = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:allocating", "greedy"]
 
 def test_a_user_function_that_allocates_runs_in_the_same_engine():
     from crates_sim import engine_nb as nb
+    from crates_sim.userstrat import _ADDRESSES, load_function
 
-    res = run_games(RULES, SEARCH_SPECS, seed=4, game_start=0, n_games=3)
+    specs = SEARCH_SPECS[:3] + [f"{BOTS}:via_helper"]
+    res = run_games(RULES, specs, seed=4, game_start=0, n_games=3)
     assert res.capped_hands == 0 and len(res.games["total"]) == 12
     assert len(nb.play_games_nb.signatures) == 1
+    counted = {func: _ADDRESSES[(id(load_function(BOTS, func)[0]), func)][1].targetoptions["_nrt"]
+               for func in ("cheapest", "allocating", "via_helper")}
+    # reference counting only for the functions that allocate
+    assert counted == {"cheapest": False, "allocating": True, "via_helper": True}
 
 
 def test_an_exception_in_a_user_function_reaches_python_as_one_line():

@@ -57,3 +57,18 @@ def raises(params, obs, hand, pile, options, rng):
     if obs[O_PHASE] == 0:
         raise ValueError("no plan for this position")
     return 0
+
+
+@njit
+def _scores(options):
+    """A helper that allocates (compiled without reference counting first, and refused)."""
+    out = np.zeros(options.shape[0])
+    for i in range(options.shape[0]):
+        out[i] = options[i] % 13
+    return out
+
+
+@njit
+def via_helper(params, obs, hand, pile, options, rng):
+    """Allocates through a helper of its module."""
+    return int(np.argmax(_scores(options)))
