@@ -29,7 +29,7 @@ bench: setup
 	$(BIN)/python -m crates_sim.bench --big
 
 lint: setup
-	$(BIN)/ruff check crates_sim strategies analysis tests
+	$(BIN)/ruff check crates_sim strategies analysis tests examples
 
 clean:
 	rm -rf $(VENV) results/demo .pytest_cache

@@ -101,7 +101,7 @@ def _cold_compile_report() -> list[str]:
 
 _USER_FILE = """
 from numba import njit
-from strategies.builtin import greedy_nb
+from crates_sim.strategies.builtin import greedy_nb
 
 @njit
 def edited(params, obs, hand, pile, options, rng):

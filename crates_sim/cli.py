@@ -166,7 +166,7 @@ from .cli_simulate import simulate  # noqa: E402
 
 cli.add_command(simulate)
 
-from analysis.cli_analysis import balance, compare, report  # noqa: E402
+from crates_sim.analysis.cli_analysis import balance, compare, report  # noqa: E402
 
 cli.add_command(report)
 cli.add_command(compare)

@@ -8,8 +8,14 @@ functions) are not compiled into the engine: it calls them through the address o
 adapter (`crates_sim.indirect`), so the engine is compiled once and cached whatever they are.
 """
 
-from strategies.builtin import greedy_nb, random_nb
-from strategies.heuristic import aggressive_nb, dump3_nb, hoard3_nb, partner_nb, weights_nb
+from crates_sim.strategies.builtin import greedy_nb, random_nb
+from crates_sim.strategies.heuristic import (
+    aggressive_nb,
+    dump3_nb,
+    hoard3_nb,
+    partner_nb,
+    weights_nb,
+)
 
 from .jit import leaf
 

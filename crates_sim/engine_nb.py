@@ -37,7 +37,7 @@ turn (`play_on`), which search-based strategies use.
 
 import numpy as np
 
-from strategies.builtin import random_nb
+from crates_sim.strategies.builtin import random_nb
 
 from .cards import (
     ACTION_DRAW,

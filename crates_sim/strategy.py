@@ -109,7 +109,7 @@ BUILTINS = {
                                              "4 aggressive, 5 partner, 6 weights", whole=True)}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
-EXTERNAL = {"pimc": ("strategies.pimc", "pimc_entry")}
+EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry")}
 
 
 def parse_spec(spec: str):

@@ -12,7 +12,7 @@ that returns the index of one of `options`; `crates_sim.view` reads the table by
 from numba import njit
 
 from crates_sim import view as V
-from strategies.builtin import greedy_nb
+from crates_sim.strategies.builtin import greedy_nb
 
 
 # --- cautious: the worked example

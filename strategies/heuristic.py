@@ -1,6 +1,6 @@
 """Heuristic built-in strategies (numba kernels): hoard3, dump3, aggressive, partner, weights.
 
-Same signature and view as `strategies.builtin` (see its docstring)::
+Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
 
     fn(params, obs, hand, pile, options, rng) -> int
 
@@ -33,6 +33,7 @@ from crates_sim.cards import (
 )
 from crates_sim.jit import kernel
 from crates_sim.rng_nb import rand_unit
+from crates_sim.strategies.builtin import greedy_nb, longest_suit
 from crates_sim.view import (
     effect,
     hand_size,
@@ -42,7 +43,6 @@ from crates_sim.view import (
     total,
     value,
 )
-from strategies.builtin import greedy_nb, longest_suit
 
 _R_3 = 2
 _NEG = -1.0e18

@@ -61,7 +61,7 @@ from crates_sim.cards import (
 )
 from crates_sim.jit import allocating
 from crates_sim.rng_nb import next_u64, shuffle_cards
-from strategies.builtin import announces, longest_suit
+from crates_sim.strategies.builtin import announces, longest_suit
 
 GREEDY_ID = 1
 

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 import crates_sim.engine as engine
-from analysis.balance import balance, summary_lines
-from analysis.cli_analysis import split_variants
-from analysis.compare import compare
-from analysis.play import labels_for, rotations
+from crates_sim.analysis.balance import balance, summary_lines
+from crates_sim.analysis.cli_analysis import split_variants
+from crates_sim.analysis.compare import compare
+from crates_sim.analysis.play import labels_for, rotations
 from crates_sim.cli import cli
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules

@@ -5,8 +5,8 @@ from click.testing import CliRunner
 
 pytest.importorskip("distributed")
 
-from analysis.play import play  # noqa: E402
 from crates_sim import Rules  # noqa: E402
+from crates_sim.analysis.play import play  # noqa: E402
 from crates_sim.cli import cli  # noqa: E402
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import FIGURES, SECTIONS, report
+from crates_sim.analysis.report import FIGURES, SECTIONS, report
 from crates_sim.cli import cli
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -88,7 +88,7 @@ def test_report_of_a_small_real_run(tmp_path):
 def test_hand_cube_matches_direct_aggregation(tmp_path):
     import polars as pl
 
-    from analysis.data import cluster_means, cube_means, hand_cube, load
+    from crates_sim.analysis.data import cluster_means, cube_means, hand_cube, load
 
     D = load(write_dataset(tmp_path / "ds", games=80, partnerships=False, strategies=("greedy", "random", "greedy", "random")))
     cube = hand_cube(D)

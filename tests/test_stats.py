@@ -7,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import stats
-from analysis.data import cluster_means, load
+from crates_sim.analysis import stats
+from crates_sim.analysis.data import cluster_means, load
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_dataset  # noqa: E402

@@ -14,8 +14,8 @@ from crates_sim import cards as C
 from crates_sim.engine import run_games, trace_game
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
+from crates_sim.strategies import heuristic as H
 from crates_sim.strategy import BUILTINS, parse_spec, resolve
-from strategies import heuristic as H
 
 HEURISTICS = ["hoard3", "dump3", "aggressive", "partner", "weights"]
 VARIANTS = ["aggressive:leader_weight=3", "aggressive:leader_weight=0:forget=0.5",
