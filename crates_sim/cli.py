@@ -32,15 +32,30 @@ def cli():
 @click.option("--players", "-n", default=4, show_default=True, help="Player count for defaults that depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON.")
 def rules(preset, list_, players, as_json):
-    """Print a preset's knobs (default classic), or list the presets with --list."""
-    if list_ or preset is None and not as_json:
-        if list_ or preset is None:
-            for name, (family, (lo, hi), _, desc) in PRESETS.items():
-                click.echo(f"{name:<18} {family:<7} {lo}-{hi} players  {desc}")
-            if list_:
-                return
+    """Print a preset's knobs, or list the presets (--list, or no PRESET).
+
+    With --json and no PRESET, every preset's knobs as one JSON object
+    {preset: {knob: value}}.
+
+    \b
+    Examples:
+      crates rules --list
+      crates rules league -n 3
+      crates rules classic --json
+      crates rules --json              every preset's knobs
+    """
+    if as_json and preset is None:
+        every = {}
+        for name, (_, (lo, hi), _, _) in PRESETS.items():
+            every[name] = Rules.preset(name, min(max(players, lo), hi)).to_dict()
+        click.echo(json.dumps(every, indent=2))
+        return
+    if list_ or preset is None:
+        for name, (family, (lo, hi), _, desc) in PRESETS.items():
+            click.echo(f"{name:<18} {family:<7} {lo}-{hi} players  {desc}")
+        if not list_:
             click.echo("\n(`crates rules PRESET` for its knobs)")
-            return
+        return
     lo, hi = PRESETS[preset][1]
     the_rules = Rules.preset(preset, min(max(players, lo), hi))
     values = the_rules.to_dict()
@@ -151,15 +166,25 @@ def replay(log):
     """Print a game log from `crates trace` as a play-by-play.
 
     Each deal with the hands, each play with its effect, calls, draws and why, pressures,
-    each hand's scores with the 3-covering shown, and the running totals.
+    each hand's scores with the 3-covering shown, and the running totals. A log that is
+    cut short or damaged is refused with one line naming the file and the line.
+
+    \b
+    Examples:
+      crates trace --seed 1 --game 0 --out g.jsonl
+      crates replay g.jsonl
+      crates replay g.jsonl | less
     """
     from .replay import play_by_play, read_log
 
     try:
         events = read_log(log)
+        lines = play_by_play(events)
     except ValueError as exc:
         raise CratesError(str(exc)) from None
-    click.echo("\n".join(play_by_play(events)))
+    except (KeyError, IndexError, TypeError) as exc:  # read_log checks; this is a backstop
+        raise CratesError(f"{log}: cannot replay this log ({type(exc).__name__}: {exc})") from None
+    click.echo("\n".join(lines))
 
 
 from .cli_simulate import simulate  # noqa: E402

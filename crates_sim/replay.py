@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .cards import CRATES_VALUES, EIGHTS_VALUES, RANKS, SUITS, parse_card
+from .rules import PRESETS
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 WHY_TEXT = {
@@ -15,22 +16,167 @@ WHY_TEXT = {
 }
 
 
+class _Bad(Exception):
+    """One field of one event is missing or wrong (the text says which)."""
+
+
+def _int(value, what):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"{what} is {json.dumps(value)}, not a whole number")
+    return value
+
+
+def _seat(value, what, players):
+    _int(value, what)
+    if not 0 <= value < players:
+        raise _Bad(f"{what} is {value}, not a seat of a {players}-player game (0-{players - 1})")
+    return value
+
+
+def _card(value, what):
+    if not (isinstance(value, str) and len(value) == 2 and value[0] in RANKS and value[1] in SUITS):
+        raise _Bad(f"{what} is {json.dumps(value)}, not a card such as \"TD\"")
+    return value
+
+
+def _list(value, what, length=None):
+    if not isinstance(value, list):
+        raise _Bad(f"{what} is {json.dumps(value)}, not a list")
+    if length is not None and len(value) != length:
+        raise _Bad(f"{what} has {len(value)} entries, not one per player ({length})")
+    return value
+
+
+def _check_game(ev):
+    preset = ev["preset"]
+    if preset not in PRESETS:
+        raise _Bad(f"'preset' is {json.dumps(preset)}, not one of {', '.join(PRESETS)}")
+    if not isinstance(ev["rules"], dict):
+        raise _Bad("'rules' is not an object")
+    if _int(ev["players"], "'players'") < 2:
+        raise _Bad(f"'players' is {ev['players']}, fewer than 2")
+    _int(ev["seed"], "'seed'")
+    _int(ev["game"], "'game'")
+    if "strategies" in ev:
+        _list(ev["strategies"], "'strategies'")
+
+
+def _suit(value):
+    if value not in SUIT_NAMES:
+        raise _Bad(f"'suit' is {json.dumps(value)}, not one of C, D, H, S")
+
+
+def _text(ev, key, example):
+    if not isinstance(ev[key], str):
+        raise _Bad(f"'{key}' is {json.dumps(ev[key])}, not a name such as \"{example}\"")
+
+
+def _check(ev, players):
+    """Raise _Bad (or KeyError for a missing field) if `ev` cannot be replayed."""
+    kind = ev["ev"]
+    if kind in ("call", "play", "draw", "pressure", "pass"):
+        _seat(ev["seat"], "'seat'", players)
+    if kind == "deal":
+        _int(ev["hand"], "'hand'")
+        _seat(ev["dealer"], "'dealer'", players)
+        _int(ev["size"], "'size'")
+        for seat, cards in enumerate(_list(ev["hands"], "'hands'", players)):
+            for card in _list(cards, f"'hands'[{seat}]"):
+                _card(card, f"a card of 'hands'[{seat}]")
+        _card(ev["upcard"], "'upcard'")
+        for card in _list(ev["stock"], "'stock'"):
+            _card(card, "a card of 'stock'")
+    elif kind == "call":
+        _suit(ev["suit"])
+    elif kind == "play":
+        _card(ev["card"], "'card'")
+        if ev.get("suit") is not None:
+            _suit(ev["suit"])
+    elif kind == "draw":
+        _card(ev["card"], "'card'")
+        _text(ev, "why", "cant_play")
+    elif kind == "pressure":
+        _int(ev["points"], "'points'")
+        for card in _list(ev.get("stock", []), "'stock'"):
+            _card(card, "a card of 'stock'")
+    elif kind == "hand_end":
+        _int(ev["hand"], "'hand'")
+        _text(ev, "reason", "out")
+        if ev.get("out") is not None:
+            _seat(ev["out"], "'out'", players)
+        for key in ("points", "totals"):
+            for value in _list(ev[key], f"'{key}'", players):
+                _int(value, f"an entry of '{key}'")
+    elif kind == "game_end":
+        for value in _list(ev["totals"], "'totals'", players):
+            _int(value, "an entry of 'totals'")
+        for seat in _list(ev["winners"], "'winners'"):
+            _seat(seat, "an entry of 'winners'", players)
+
+
 def read_log(path) -> list[dict]:
-    """Read a JSON Lines log; raises ValueError naming the line that is not an event."""
-    events = []
-    with open(path, encoding="utf-8") as fh:
-        for no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                ev = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{no}: not JSON ({exc.msg})") from None
-            if not isinstance(ev, dict) or "ev" not in ev:
-                raise ValueError(f"{path}:{no}: not a game-log event")
-            events.append(ev)
-    if not events or events[0]["ev"] != "game":
-        raise ValueError(f"{path}: a game log starts with a 'game' event")
+    """Read and check a JSON Lines game log (from `crates trace`).
+
+    Raises ValueError, one line naming the file and the line, for anything that cannot
+    be replayed: an empty file, a line that is not JSON or not an event, a file cut
+    short in the middle of a line or before its 'game_end' event, a missing 'game'
+    header, events after 'game_end', a missing or wrong field. Events of a kind this
+    version does not know are kept (and skipped by `play_by_play`).
+    """
+    events: list[dict] = []
+    players = 0
+    ended = None
+    no = 0
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            for no, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    ev = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    if not line.endswith("\n"):
+                        raise ValueError(f"{path}: line {no} is cut off in the middle of an event "
+                                         f"(the file ends there): the log is truncated") from None
+                    raise ValueError(f"{path}: line {no} is not JSON ({exc.msg} at column "
+                                     f"{exc.colno})") from None
+                if not isinstance(ev, dict) or not isinstance(ev.get("ev"), str):
+                    raise ValueError(f"{path}: line {no} is not a game-log event "
+                                     f"(a JSON object with an 'ev' field)")
+                kind = ev["ev"]
+                if ended is not None:
+                    raise ValueError(f"{path}: line {no}: a '{kind}' event after the 'game_end' "
+                                     f"event of line {ended} (two logs in one file?)")
+                if not events and kind != "game":
+                    raise ValueError(f"{path}: line {no} is a '{kind}' event, but a game log starts "
+                                     f"with a 'game' event: its first line is missing")
+                if events and kind == "game":
+                    raise ValueError(f"{path}: line {no}: a second 'game' event (two logs in one "
+                                     f"file?)")
+                try:
+                    if kind == "game":
+                        _check_game(ev)
+                        players = ev["players"]
+                    else:
+                        _check(ev, players)
+                except KeyError as exc:
+                    raise ValueError(f"{path}: line {no}: the '{kind}' event has no "
+                                     f"{exc.args[0]!r} field") from None
+                except _Bad as exc:
+                    raise ValueError(f"{path}: line {no}: in the '{kind}' event, {exc}") from None
+                if kind == "game_end":
+                    ended = no
+                events.append(ev)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: line {no + 1} is not UTF-8 text: not a game log") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not events:
+        raise ValueError(f"{path} is empty: a game log from `crates trace` starts with a "
+                         f"'game' event")
+    if ended is None:
+        raise ValueError(f"{path}: the log ends at line {no} without its 'game_end' event: "
+                         f"the log is truncated")
     return events
 
 
@@ -58,7 +204,7 @@ def _cards(cards) -> str:
 
 
 def play_by_play(events) -> list[str]:
-    """Lines of text describing every event of a log."""
+    """Lines of text describing every event of a log (as `read_log` returns it, checked)."""
     game = events[0]
     names = game.get("strategies", [])
     out = [f"{game['preset']} · {game['players']} players · seed {game['seed']} · game {game['game']}",
