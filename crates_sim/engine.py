@@ -40,9 +40,13 @@ class ChunkResult:
 
 
 def _illegal(rules, specs, seed, err):
-    seat, phase, choice, hand, game = (int(x) for x in err[:5])
-    n_opts, top, suit, hand_n = int(err[8]), int(err[29]), int(err[30]), int(err[31])
-    opts = [int(x) for x in err[9:9 + n_opts]]
+    seat, phase, choice, hand, game = (int(err[i]) for i in (nb.ERR_SEAT, nb.ERR_PHASE,
+                                                            nb.ERR_CHOICE, nb.ERR_HAND,
+                                                            nb.ERR_GAME))
+    seen = err[nb.ERR_SEEN:nb.ERR_SEEN + nb.N_SEEN]
+    n_opts, top, suit, hand_n = (int(seen[i]) for i in (nb.SEEN_N_OPTS, nb.SEEN_TOP,
+                                                        nb.SEEN_SUIT, nb.SEEN_HAND_N))
+    opts = [int(x) for x in seen[nb.SEEN_OPTS:nb.SEEN_OPTS + n_opts]]
     if phase in (3, 4):
         shown = [C.SUITS[o] for o in opts]
     elif phase == 5:
@@ -50,7 +54,7 @@ def _illegal(rules, specs, seed, err):
     else:
         shown = [C.card_name(o) if o < 52 else ("draw" if o == C.ACTION_DRAW else "pass")
                  for o in opts]
-    cards = " ".join(C.card_name(int(c)) for c in err[32:32 + hand_n])
+    cards = " ".join(C.card_name(int(c)) for c in seen[nb.SEEN_HAND:nb.SEEN_HAND + hand_n])
     return CratesError(
         f"strategy {specs[seat]!r} (seat {seat}) made an illegal choice: it returned {choice} "
         f"when asked to {PHASES[phase]}; the legal choices were indices 0..{n_opts - 1} = "
@@ -117,8 +121,8 @@ def _sample_args():
                         np.zeros((n, nb.N_PARAMS)), np.zeros(n, dtype=np.int64), 0, 0, 0, False,
                         np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64), np.zeros(n),
                         np.zeros((1, nb.N_HAND_FIELDS), dtype=np.int32),
-                        np.zeros(1, dtype=np.int32), 0, np.zeros(8, dtype=np.int64),
-                        np.zeros(80, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
+                        np.zeros(1, dtype=np.int32), 0, np.zeros(nb.N_STATS, dtype=np.int64),
+                        np.zeros(nb.N_ERR, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
 
 
 def _in_cache(dispatcher, sig) -> bool:
@@ -200,8 +204,8 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     n = rules.players
     games_out = np.zeros((n_games * n, nb.N_GAME_FIELDS), dtype=np.int64)
     win_out = np.zeros(n_games * n, dtype=np.float64)
-    stats = np.zeros(8, dtype=np.int64)
-    err = np.full(80, -1, dtype=np.int64)
+    stats = np.zeros(nb.N_STATS, dtype=np.int64)
+    err = np.full(nb.N_ERR, -1, dtype=np.int64)
     log_on = 0 if log is None else 1
     if log is None:
         log = np.zeros(1, dtype=np.int32)
@@ -222,7 +226,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         except (ArithmeticError, AssertionError, LookupError, RuntimeError,
                 ValueError) as exc:  # raised in a user's decision function
             raise _raised(specs, seed, game_start + done, left, exc) from None
-        if err[0] >= 0:
+        if err[nb.ERR_SEAT] >= 0:
             raise _illegal(rules, specs, seed, err)
         if want_rows:
             used = rows[:, nb.H_SIZE] > 0
@@ -339,8 +343,8 @@ def trace_game(rules, strategies, seed, game) -> list[dict]:
     while True:
         log = np.zeros(cap, dtype=np.int32)
         _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
-        if stats[5] == 0:
+        if stats[nb.T_LOG_OVERFLOW] == 0:
             break
         cap *= 4
-    events = decode_log(log[:int(stats[4])], rules, strategies, seed, game)
+    events = decode_log(log[:int(stats[nb.T_LOG_WORDS])], rules, strategies, seed, game)
     return events

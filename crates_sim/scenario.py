@@ -69,10 +69,10 @@ def stacked_hand(rules, strategies, hands, upcard, stock=(), dealer=0, hand=None
     if pressures is not None:
         start[:, 1] = pressures
     log = np.zeros(1 << 22, dtype=np.int32)
-    stats = np.zeros(8, dtype=np.int64)
+    stats = np.zeros(nb.N_STATS, dtype=np.int64)
     st, sv, rows = nb.play_stacked_nb(R, ids, params, addrs, engine_table(), deck, hand_no, dealer,
                                       start, log, stats)
-    events = decode_log(log[:int(stats[4])], rules, strategies, 0, 0)[1:]
+    events = decode_log(log[:int(stats[nb.T_LOG_WORDS])], rules, strategies, 0, 0)[1:]
     end = next(e for e in events if e["ev"] == "hand_end")
     result = {
         "reason": end["reason"], "out": end["out"], "points": end["points"],

@@ -12,6 +12,9 @@ deals serve every option (common random numbers). It picks the option with the b
 outcome for its seat or team: Crates, the opponents' hand points and pressures minus its
 own (per unit); Crazy Eights, its points minus the best opponent's.
 
+The position, the rollouts and their values come from the engine's search API
+(`crates_sim.search_nb`); nothing here reads the engine's state layout.
+
 Suit calls and last-card announcements use greedy's rules (call the longest suit,
 announce). pimc is not compiled into the engine: the engine calls its adapter
 `pimc_entry` by address, as it calls a user's strategy, and the rollouts call the
@@ -23,41 +26,19 @@ import numpy as np
 
 from crates_sim import engine_nb as E
 from crates_sim.cards import (
-    FAMILY_CRATES,
     IN_DECK,
-    K_FAMILY,
-    K_PARTNER,
-    O_COUNT,
-    O_DEALER,
-    O_DIR,
-    O_HAND,
-    O_OUT_SEQ,
-    O_PASSES,
     O_PER_SEAT,
     O_PHASE,
     O_PLAYERS,
-    O_RANK,
     O_RULES,
     O_SEAT,
     O_SEATS,
-    O_SIZE,
-    O_STOCK_N,
-    O_SUIT,
-    O_TOP,
-    OS_HAND_N,
-    OS_OUT_ORDER,
-    OS_OWE,
-    OS_PRESS_K,
-    OS_PRESSURES,
-    OS_TOTAL,
     OS_VOID_FREE,
     OS_VOIDS,
     PH_AGAIN,
     PH_ANNOUNCE,
     PH_COUNT,
     PH_PLAY,
-    RULES_LEN,
-    VALUE,
 )
 from crates_sim.jit import allocating
 from crates_sim.rng_nb import next_u64, shuffle_cards
@@ -67,58 +48,12 @@ GREEDY_ID = 1
 
 
 @allocating
-def _base_state(obs, hand, hand_n, pile, pile_n, policy, engine):
-    """A state with the seat's public information and own hand; other hands empty; every
-    seat played by the built-in strategy `policy` in rollouts."""
-    R = obs[O_RULES:O_RULES + RULES_LEN].copy()
-    n = obs[O_PLAYERS]
-    strat = np.empty(n, dtype=np.int64)
-    strat[:] = policy
-    sparams = np.zeros((n, E.N_PARAMS), dtype=np.float64)
-    G = E.new_state(R, strat, sparams, np.zeros(n, dtype=np.int64), engine, 0)
-    g = E.unpack_counted(G)
-    st, sv, hands, pile_s = g[1], g[2], g[3], g[5]
-    me = obs[O_SEAT]
-    st[E.S_HAND] = obs[O_HAND]
-    st[E.S_SIZE] = obs[O_SIZE]
-    st[E.S_DEALER] = obs[O_DEALER]
-    st[E.S_TURN] = me
-    st[E.S_DIR] = obs[O_DIR]
-    st[E.S_SUIT] = obs[O_SUIT]
-    st[E.S_RANK] = obs[O_RANK]
-    st[E.S_TOP] = obs[O_TOP]
-    st[E.S_COUNT] = obs[O_COUNT]
-    st[E.S_STOCK_N] = obs[O_STOCK_N]
-    st[E.S_PILE_N] = pile_n
-    st[E.S_PASSES] = obs[O_PASSES]
-    st[E.S_OUT_SEQ] = obs[O_OUT_SEQ]
-    st[E.S_REASON] = -1
-    st[E.S_OUT] = -1
-    for i in range(pile_n):
-        pile_s[i] = pile[i]
-    for q in range(n):
-        b = O_SEATS + q * O_PER_SEAT
-        sv[q * E.NSV + E.SV_HAND_N] = obs[b + OS_HAND_N]
-        sv[q * E.NSV + E.SV_TOTAL] = obs[b + OS_TOTAL]
-        sv[q * E.NSV + E.SV_G_PRESSURES] = obs[b + OS_PRESSURES]
-        sv[q * E.NSV + E.SV_OWE] = obs[b + OS_OWE]
-        sv[q * E.NSV + E.SV_PRESS_K] = obs[b + OS_PRESS_K]
-        sv[q * E.NSV + E.SV_OUT_ORDER] = obs[b + OS_OUT_ORDER]
-        sv[q * E.NSV + E.SV_VOIDS] = obs[b + OS_VOIDS]
-        sv[q * E.NSV + E.SV_VOID_FREE] = obs[b + OS_VOID_FREE]
-        sv[q * E.NSV + E.SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
-    for i in range(hand_n):
-        hands[me * 52 + i] = hand[i]
-    return G
-
-
-@allocating
-def _unseen(obs, hand, hand_n, pile, pile_n):
+def _unseen(obs, hand, pile):
     """Cards the seat has not seen: in the deck, not in its hand, not in the pile."""
     seen = np.zeros(52, dtype=np.int64)
-    for i in range(hand_n):
+    for i in range(hand.shape[0]):
         seen[hand[i]] = 1
-    for i in range(pile_n):
+    for i in range(pile.shape[0]):
         seen[pile[i]] = 1
     out = np.empty(52, dtype=np.int64)
     k = 0
@@ -130,77 +65,35 @@ def _unseen(obs, hand, hand_n, pile, pile_n):
 
 
 @allocating
-def _deal_hidden(G, base, unseen, voids, free, rng, row):
+def _deal_hidden(G, base, me, unseen, voids, free, rng):
     """Copy `base` into G and deal the unseen cards at random to the other hands and the
     stock. A seat that could not play on a suit held none of it then: a deal giving it
     more cards of its void suits (8s count too) than it has drawn since is redrawn
     (up to 20 tries, then the last deal is kept)."""
     G[:] = base
-    g = E.unpack_counted(G)
-    st, sv, hands, stock = g[1], g[2], g[3], g[4]
-    n = st[E.S_N]
+    n = voids.shape[0]
     cards = unseen.copy()
     k = cards.shape[0]
     pos = 0
     for _attempt in range(20):
-        shuffle_cards(cards, k, rng, row)
+        shuffle_cards(cards, k, rng, 0)
         ok = True
         pos = 0
         for q in range(n):
-            if base[E.STR0 + q] == -2:  # the deciding seat keeps its own hand
+            if q == me:  # the deciding seat keeps its own hand
                 continue
             lacking = 0
-            for i in range(sv[q * E.NSV + E.SV_HAND_N]):
+            for i in range(E.hand_size(G, q)):
                 c = cards[pos]
                 if voids[q] != 0 and ((voids[q] >> (c % 4)) & 1 or c // 4 == 7):
                     lacking += 1
-                hands[q * 52 + i] = c
+                E.set_card(G, q, i, c)
                 pos += 1
             if lacking > free[q]:
                 ok = False
         if ok:
             break
-    m = k - pos
-    for i in range(m):
-        stock[i] = cards[pos + i]
-    st[E.S_STOCK_N] = m
-
-
-@allocating
-def _outcome(G, me, base_ppoints):
-    """Value of the ended hand for seat `me` (higher is better)."""
-    g = E.unpack_counted(G)
-    R, st, sv, hands, tmp = g[0], g[1], g[2], g[3], g[12]
-    n = st[E.S_N]
-    crates = R[K_FAMILY] == FAMILY_CRATES
-    cost = np.zeros(n, dtype=np.float64)
-    if crates:
-        for q in range(n):
-            pts, _, _, _ = E.score_crates_hand(R, hands[q * 52:q * 52 + 52],
-                                               sv[q * E.NSV + E.SV_HAND_N], tmp[128:192])
-            cost[q] = pts + sv[q * E.NSV + E.SV_G_PPOINTS] - base_ppoints[q]
-        mine = 0.0
-        theirs = 0.0
-        n_theirs = 0
-        my_team = sv[me * E.NSV + E.SV_TEAM]
-        for q in range(n):
-            if sv[q * E.NSV + E.SV_TEAM] == my_team:
-                mine += cost[q]
-            else:
-                theirs += cost[q]
-                n_theirs += 1
-        units_theirs = n_theirs if R[K_PARTNER] == 0 else 1
-        return theirs / max(units_theirs, 1) - mine
-    out = st[E.S_OUT]
-    if st[E.S_REASON] != E.REASON_OUT or out < 0:
-        return 0.0
-    s = 0
-    for q in range(n):
-        if q != out:
-            for i in range(sv[q * E.NSV + E.SV_HAND_N]):
-                s += R[VALUE + hands[q * 52 + i]]
-    pts = (2 * s + (n - 1)) // (2 * (n - 1))
-    return float(pts) if out == me else -float(pts)
+    E.set_stock(G, cards, pos, k - pos)
 
 
 @allocating
@@ -212,8 +105,6 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
         return announces(params[1:], rng)
     if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
         return longest_suit(hand, options)
-    hand_n = hand.shape[0]
-    pile_n = pile.shape[0]
     n_options = options.shape[0]
     if n_options == 1:
         return 0
@@ -223,37 +114,27 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
     policy = int(params[2])
     if policy < 1 or policy > 6:  # rollouts use a built-in heuristic (not random, not pimc)
         policy = GREEDY_ID
-    base = _base_state(obs, hand, hand_n, pile, pile_n, policy, engine)
-    base[E.STR0 + me] = -2  # marks the deciding seat for _deal_hidden
-    unseen = _unseen(obs, hand, hand_n, pile, pile_n)
+    base = E.position_from_view(obs, hand, pile, policy, engine)
+    unseen = _unseen(obs, hand, pile)
     voids = np.zeros(n, dtype=np.int64)
     free = np.zeros(n, dtype=np.int64)
+    base_ppoints = np.zeros(n, dtype=np.int64)
     for q in range(n):
         voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
         free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
-    base_ppoints = np.zeros(n, dtype=np.int64)
-    bst = E.unpack_counted(base)
-    for q in range(n):
-        base_ppoints[q] = bst[2][q * E.NSV + E.SV_G_PPOINTS]
+        base_ppoints[q] = E.pressure_points(base, q)
     work = E.copy_state(base)
     deal = E.copy_state(base)
     totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
-        _deal_hidden(deal, base, unseen, voids, free, rng, 0)
-        deal[E.STR0 + me] = policy
+        _deal_hidden(deal, base, me, unseen, voids, free, rng)
         seed = next_u64(rng, 0)
         for i in range(n_options):
             work[:] = deal
-            wg = E.unpack_counted(work)
-            wst = wg[1]
-            for q in range(n + 2):
-                E.seed_stream(work, E.stream(q), seed, s, 7 + q)
-            wst[E.S_FORCE] = options[i]
-            wst[E.S_FORCE_SEAT] = me
-            wst[E.S_AGAIN] = 1 if phase == PH_AGAIN else 0
-            wst[E.S_TURN] = me
-            E.hand_played(work)
-            totals[i] += _outcome(work, me, base_ppoints)
+            E.seed_rollout(work, seed, s)
+            E.force_first_decision(work, me, options[i], phase == PH_AGAIN)
+            E.play_out(work)
+            totals[i] += E.hand_value(work, me, base_ppoints)
     best = 0
     for i in range(1, n_options):
         if totals[i] > totals[best]:
@@ -268,5 +149,4 @@ def pimc_entry(G, seat, n_options):
     `play_on` by address (the engine table of G), so pimc is not compiled with the engine
     in it either."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
-    engine = G[E.ENG0:E.ENG0 + E.N_ENGINE]
-    return np.int64(pimc_search(params, obs, hand, pile, options, rng, engine))
+    return np.int64(pimc_search(params, obs, hand, pile, options, rng, E.engine_of(G)))

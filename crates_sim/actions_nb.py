@@ -1,0 +1,294 @@
+"""Actions on a game state: seats and turns, drawing and pressures, cards into and out of
+hands, the legal options, penalties.
+
+Contract: kernels on G (see state_nb), no allocation. A kernel that may end the hand sets
+st[S_ENDED] (`end_hand`); callers check it after every step that can.
+"""
+
+import numpy as np
+
+from .cards import (
+    COUNT_ADD,
+    E_WILD,
+    E_WILD9,
+    EFFECT,
+    EV_DRAW,
+    EV_PLAY,
+    EV_PRESSURE,
+    FAMILY_CRATES,
+    K_FAMILY,
+    K_MAX_TURNS,
+    K_PENALTY,
+    K_PSCOPE_TEAM,
+    PEN_IMMEDIATE,
+    REASON_CAP,
+    REASON_DEAD,
+    W_PENALTY,
+)
+from .jit import kernel, leaf
+from .log_nb import log_reserve
+from .rng_nb import shuffle_cards
+from .state_nb import (
+    NSV,
+    OPA0,
+    RNG0,
+    S_DIR,
+    S_ENDED,
+    S_N,
+    S_OUT,
+    S_PASSES,
+    S_PICK,
+    S_PILE_N,
+    S_RANK,
+    S_REASON,
+    S_STOCK_N,
+    S_SUIT,
+    S_TOP,
+    S_TURN,
+    S_TURNS,
+    SV_G_PPOINTS,
+    SV_G_PRESSURES,
+    SV_H_DRAWS,
+    SV_H_PLAYS,
+    SV_H_PPOINTS,
+    SV_H_PRESSURES,
+    SV_HAND_N,
+    SV_OWE,
+    SV_PRESS_K,
+    SV_TEAM,
+    SV_TOTAL,
+    SV_VOID_FREE,
+    SV_VOIDS,
+    unpack,
+)
+
+
+@leaf
+def seat_after(G, p, k):
+    """The seat k places after p in the current direction."""
+    g = unpack(G)
+    st = g.st
+    n = st[S_N]
+    q = p + k * st[S_DIR]
+    while q >= n:  # no division (an idiv costs more than the rest of this); |k| < n here
+        q -= n
+    while q < 0:
+        q += n
+    return q
+
+@leaf
+def advance(G, p, k):
+    g = unpack(G)
+    g.st[S_TURN] = seat_after(G, p, k)
+
+@leaf
+def end_hand(G, reason, out):
+    g = unpack(G)
+    st = g.st
+    if st[S_ENDED] == 0:
+        st[S_ENDED] = 1
+        st[S_REASON] = reason
+        st[S_OUT] = out
+
+@leaf
+def tick(G):
+    """Count one play, draw or pass; end the hand with `cap` at max_turns_per_hand."""
+    g = unpack(G)
+    st = g.st
+    st[S_TURNS] += 1
+    if st[S_TURNS] >= g.rules[K_MAX_TURNS]:
+        end_hand(G, REASON_CAP, -1)
+
+@kernel
+def add_to_unit(G, s, field, v):
+    """Add v to `field` of seat s and of its partner (the seats of its team)."""
+    g = unpack(G)
+    sv = g.sv
+    for q in range(g.st[S_N]):
+        if sv[q * NSV + SV_TEAM] == sv[s * NSV + SV_TEAM]:
+            sv[q * NSV + field] += v
+
+@leaf
+def colour(suit):
+    return 1 if suit == 1 or suit == 2 else 0
+
+@kernel
+def pressure(G, p):
+    """Stock empty: seat p takes a pressure; reshuffle, or end the hand `dead`."""
+    g = unpack(G)
+    R, st, sv, stock, pile = g.rules, g.st, g.sv, g.stock, g.pile
+    k = sv[p * NSV + SV_PRESS_K]
+    points = np.int64(5) << min(k, 56)
+    if R[K_PSCOPE_TEAM] != 0:
+        add_to_unit(G, p, SV_PRESS_K, 1)
+    else:
+        sv[p * NSV + SV_PRESS_K] += 1
+    sv[p * NSV + SV_G_PRESSURES] += 1
+    sv[p * NSV + SV_G_PPOINTS] += points
+    sv[p * NSV + SV_H_PRESSURES] += 1
+    sv[p * NSV + SV_H_PPOINTS] += points
+    add_to_unit(G, p, SV_TOTAL, points)
+    m = st[S_PILE_N] - 1
+    if m <= 0:
+        lp = log_reserve(G, EV_PRESSURE, 3)
+        if lp >= 0:
+            g.log[lp] = p
+            g.log[lp + 1] = points
+            g.log[lp + 2] = -1
+        end_hand(G, REASON_DEAD, -1)
+        return False
+    for i in range(m):
+        stock[i] = pile[i]
+    pile[0] = pile[m]
+    st[S_PILE_N] = 1
+    shuffle_cards(stock, m, G, RNG0)
+    st[S_STOCK_N] = m
+    lp = log_reserve(G, EV_PRESSURE, 3 + m)
+    if lp >= 0:
+        log = g.log
+        log[lp] = p
+        log[lp + 1] = points
+        log[lp + 2] = m
+        for i in range(m):
+            log[lp + 3 + i] = stock[m - 1 - i]
+    return True
+
+@kernel
+def draw_one(G, p, why):
+    """Seat p draws the top card (pressure first if the stock is empty). False: no card."""
+    g = unpack(G)
+    R, st = g.rules, g.st
+    if st[S_ENDED] != 0:
+        return False
+    if st[S_STOCK_N] == 0:
+        if R[K_FAMILY] != FAMILY_CRATES:
+            return False
+        if not pressure(G, p):
+            return False
+    take_top(G, p, why)
+    return True
+
+@leaf
+def take_top(G, p, why):
+    """Seat p takes the top card of the (not empty) stock."""
+    g = unpack(G)
+    st, sv, hands, stock = g.st, g.sv, g.hands, g.stock
+    st[S_STOCK_N] -= 1
+    card = stock[st[S_STOCK_N]]
+    hands[p * 52 + sv[p * NSV + SV_HAND_N]] = card
+    sv[p * NSV + SV_HAND_N] += 1
+    sv[p * NSV + SV_H_DRAWS] += 1
+    if sv[p * NSV + SV_VOIDS] != 0:
+        sv[p * NSV + SV_VOID_FREE] += 1  # a card drawn after the void may be of that suit
+    lp = log_reserve(G, EV_DRAW, 3)
+    if lp >= 0:
+        g.log[lp] = p
+        g.log[lp + 1] = card
+        g.log[lp + 2] = why
+    tick(G)
+
+@leaf
+def draw_fast(G, p, why):
+    """`draw_one` with its common case inline: the most frequent turn saves a call."""
+    st = unpack(G).st
+    if st[S_ENDED] == 0 and st[S_STOCK_N] > 0:
+        take_top(G, p, why)
+        return True
+    return draw_one(G, p, why)
+
+@leaf
+def note_void(G, p):
+    """Seat p could not play: it showed it holds no card of the current suit (public)."""
+    g = unpack(G)
+    st, sv = g.st, g.sv
+    if sv[p * NSV + SV_VOIDS] == 0:
+        sv[p * NSV + SV_VOID_FREE] = 0
+    sv[p * NSV + SV_VOIDS] |= 1 << st[S_SUIT]
+
+@kernel
+def draw_n(G, p, k, why):
+    for _ in range(k):
+        if not draw_one(G, p, why):
+            return
+
+@leaf
+def remove_card(G, p, card):
+    """Take `card` out of seat p's hand (the last card fills its place)."""
+    g = unpack(G)
+    st, sv, hands = g.st, g.sv, g.hands
+    n = sv[p * NSV + SV_HAND_N]
+    at = G[OPA0 + st[S_PICK]]  # where the option just chosen sits, if it is this card
+    if at < 0 or at >= n or hands[p * 52 + at] != card:
+        at = -1
+        for i in range(n):
+            if hands[p * 52 + i] == card:
+                at = i
+                break
+        if at < 0:
+            return
+    hands[p * 52 + at] = hands[p * 52 + n - 1]
+    sv[p * NSV + SV_HAND_N] = n - 1
+
+@leaf
+def put_on_pile(G, p, card, call, announce):
+    """Seat p's played card goes on the pile and becomes the top; the play is logged."""
+    g = unpack(G)
+    st, sv, pile = g.st, g.sv, g.pile
+    pile[st[S_PILE_N]] = card
+    st[S_PILE_N] += 1
+    st[S_TOP] = card
+    st[S_RANK] = card // 4
+    st[S_SUIT] = call if call >= 0 else card % 4
+    sv[p * NSV + SV_H_PLAYS] += 1
+    st[S_PASSES] = 0
+    lp = log_reserve(G, EV_PLAY, 4)
+    if lp >= 0:
+        log = g.log
+        log[lp] = p
+        log[lp + 1] = card
+        log[lp + 2] = call
+        log[lp + 3] = announce
+    tick(G)
+
+@leaf
+def legal_options(G, p):
+    """Write the cards seat p may play on the top card into opts; returns their number."""
+    g = unpack(G)
+    R, st, sv, hands, opts = g.rules, g.st, g.sv, g.hands, g.opts
+    k = 0
+    suit = st[S_SUIT]
+    rank = st[S_RANK]
+    base = p * 52
+    for i in range(sv[p * NSV + SV_HAND_N]):
+        c = hands[base + i]
+        e = R[EFFECT + c]
+        # branch-free: whether a random hand's card matches is unpredictable
+        opts[k] = c
+        G[OPA0 + k] = i
+        k += ((c & 3) == suit) | ((c >> 2) == rank) | (e == E_WILD) | (e == E_WILD9)
+    return k
+
+@leaf
+def count_options(G, p):
+    """Write the cards seat p may answer a count with into opts; returns their number."""
+    g = unpack(G)
+    R, sv, hands, opts = g.rules, g.sv, g.hands, g.opts
+    k = 0
+    for i in range(sv[p * NSV + SV_HAND_N]):
+        c = hands[p * 52 + i]
+        if R[COUNT_ADD + c] > 0:
+            opts[k] = c
+            G[OPA0 + k] = i
+            k += 1
+    return k
+
+@leaf
+def penalise(G, p, missed):
+    """Apply a missed last-card call: draw two now, or owe them (next turn / forfeit)."""
+    g = unpack(G)
+    if missed == 0:
+        return
+    if g.rules[K_PENALTY] == PEN_IMMEDIATE:
+        draw_n(G, p, 2, W_PENALTY)
+    else:
+        g.sv[p * NSV + SV_OWE] = 1

@@ -1,0 +1,258 @@
+"""Decisions: a seat's strategy picks one of the options, and what follows a chosen card
+(the suit call of a wild, the last-card announcement, the card onto the pile).
+
+Contract: `decide(G, p, phase, n_opts, played)` fills seat p's view (only what p may see),
+asks its strategy (a built-in compiled into the engine, or by address: pimc, users'
+functions) and returns the chosen option; an illegal index ends the hand and records the
+position (S_ERROR, TMP_ERR). `decide_fast` decides inline for the built-in random.
+"""
+
+import numpy as np
+
+from crates_sim.strategies.builtin import random_nb
+
+from .actions_nb import colour, end_hand, put_on_pile, remove_card
+from .cards import (
+    E_WILD,
+    E_WILD9,
+    EFFECT,
+    FAMILY_CRATES,
+    K_DRAW_WHEN_ABLE,
+    K_FAMILY,
+    K_MAX_HANDS,
+    K_NINE_COVERED,
+    K_PARTNER,
+    K_SIX_EXEMPT,
+    O_CAN_DRAW,
+    O_COUNT,
+    O_DEALER,
+    O_DIR,
+    O_FAMILY,
+    O_HAND,
+    O_HAND_N,
+    O_N_HANDS,
+    O_OUT_SEQ,
+    O_PARTNER,
+    O_PASSES,
+    O_PER_SEAT,
+    O_PHASE,
+    O_PLAYED,
+    O_PLAYERS,
+    O_RANK,
+    O_SEAT,
+    O_SEATS,
+    O_SIZE,
+    O_STOCK_N,
+    O_SUIT,
+    O_TOP,
+    OS_HAND_N,
+    OS_LAST_CARD,
+    OS_OUT_ORDER,
+    OS_OWE,
+    OS_PRESS_K,
+    OS_PRESSURES,
+    OS_TOTAL,
+    OS_VOID_FREE,
+    OS_VOIDS,
+    PH_ANNOUNCE,
+    PH_BLIND_CALL,
+    PH_CALL,
+    R_6,
+    REASON_CAP,
+)
+from .dispatch_nb import N_INLINE, choose_nb
+from .indirect import call_decision
+from .jit import kernel, leaf
+from .state_nb import (
+    FN0,
+    N_PARAMS,
+    NSV,
+    OBS0,
+    S_COUNT,
+    S_DEALER,
+    S_DIR,
+    S_ERR_CHOICE,
+    S_ERR_HAND,
+    S_ERR_PHASE,
+    S_ERR_SEAT,
+    S_ERROR,
+    S_FORCE,
+    S_FORCE_SEAT,
+    S_HAND,
+    S_N,
+    S_OUT_SEQ,
+    S_PASSES,
+    S_PICK,
+    S_RANK,
+    S_SIZE,
+    S_STOCK_N,
+    S_SUIT,
+    S_TOP,
+    SEEN_HAND,
+    SEEN_HAND_N,
+    SEEN_N_OPTS,
+    SEEN_OPTS,
+    SEEN_SUIT,
+    SEEN_TOP,
+    SV_G_PRESSURES,
+    SV_HAND_N,
+    SV_OUT_ORDER,
+    SV_OWE,
+    SV_PRESS_K,
+    SV_TOTAL,
+    SV_VOID_FREE,
+    SV_VOIDS,
+    TMP_SEEN,
+    decision_views,
+    stream,
+    unpack,
+)
+
+
+@leaf
+def fill_obs(G, p, phase, played):
+    """Write seat p's view of the table into obs (nothing hidden from p is written)."""
+    g = unpack(G)
+    R, st, sv, obs = g.rules, g.st, g.sv, g.obs
+    n = st[S_N]
+    obs[O_SEAT] = p
+    obs[O_PLAYERS] = n
+    obs[O_PARTNER] = (p + 2) % 4 if R[K_PARTNER] != 0 else -1
+    obs[O_DEALER] = st[S_DEALER]
+    obs[O_HAND] = st[S_HAND]
+    obs[O_SIZE] = st[S_SIZE]
+    obs[O_TOP] = st[S_TOP]
+    obs[O_SUIT] = st[S_SUIT]
+    obs[O_RANK] = st[S_RANK]
+    obs[O_DIR] = st[S_DIR]
+    obs[O_COUNT] = st[S_COUNT]
+    obs[O_STOCK_N] = st[S_STOCK_N]
+    obs[O_PHASE] = phase
+    obs[O_CAN_DRAW] = R[K_DRAW_WHEN_ABLE]
+    obs[O_FAMILY] = R[K_FAMILY]
+    obs[O_PLAYED] = played
+    obs[O_N_HANDS] = R[K_MAX_HANDS]
+    # the dealer names the upcard's suit before seeing the cards
+    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[p * NSV + SV_HAND_N]
+    for q in range(n):
+        base = O_SEATS + q * O_PER_SEAT
+        obs[base + OS_HAND_N] = sv[q * NSV + SV_HAND_N]
+        obs[base + OS_TOTAL] = sv[q * NSV + SV_TOTAL]
+        obs[base + OS_PRESSURES] = sv[q * NSV + SV_G_PRESSURES]
+        obs[base + OS_LAST_CARD] = 1 if sv[q * NSV + SV_HAND_N] == 1 else 0
+        obs[base + OS_OWE] = sv[q * NSV + SV_OWE]
+        obs[base + OS_PRESS_K] = sv[q * NSV + SV_PRESS_K]
+        obs[base + OS_OUT_ORDER] = sv[q * NSV + SV_OUT_ORDER]
+        obs[base + OS_VOIDS] = sv[q * NSV + SV_VOIDS]
+        obs[base + OS_VOID_FREE] = sv[q * NSV + SV_VOID_FREE]
+    obs[O_PASSES] = st[S_PASSES]
+    obs[O_OUT_SEQ] = st[S_OUT_SEQ]
+
+@kernel
+def decide(G, p, phase, n_opts, played):
+    """Ask seat p's strategy to pick one of opts[:n_opts]; returns the chosen option."""
+    g = unpack(G)
+    st, hands, opts = g.st, g.hands, g.opts
+    if st[S_FORCE] >= 0 and st[S_FORCE_SEAT] == p:
+        # a search strategy's rollout: the first decision of seat p is given
+        for i in range(n_opts):
+            if opts[i] == st[S_FORCE]:
+                st[S_FORCE] = -1
+                st[S_PICK] = i
+                return opts[i]
+        st[S_FORCE] = -1
+    fill_obs(G, p, phase, played)
+    sid = g.strat[p]
+    if sid < N_INLINE:
+        params, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
+        k = choose_nb(sid, params, obs, hand, pile, options, rng)
+    elif G[FN0 + p] != 0:
+        k = call_decision(G[FN0 + p], G, p, n_opts)
+    else:
+        k = -1  # a strategy id without a function: reported as an illegal choice
+    if k < 0 or k >= n_opts:
+        hand_n = G[OBS0 + O_HAND_N]
+        if st[S_ERROR] == 0:
+            st[S_ERROR] = 1
+            st[S_ERR_SEAT] = p
+            st[S_ERR_PHASE] = phase
+            st[S_ERR_CHOICE] = k
+            st[S_ERR_HAND] = st[S_HAND]
+            # what the strategy saw, for the error message: options, top, suit, hand
+            tmp = g.tmp
+            tmp[TMP_SEEN + SEEN_N_OPTS] = min(n_opts, 20)
+            for i in range(min(n_opts, 20)):
+                tmp[TMP_SEEN + SEEN_OPTS + i] = opts[i]
+            tmp[TMP_SEEN + SEEN_TOP] = st[S_TOP]
+            tmp[TMP_SEEN + SEEN_SUIT] = st[S_SUIT]
+            tmp[TMP_SEEN + SEEN_HAND_N] = min(hand_n, 40)
+            for i in range(min(hand_n, 40)):
+                tmp[TMP_SEEN + SEEN_HAND + i] = hands[p * 52 + i]
+        end_hand(G, REASON_CAP, -1)
+        k = 0
+    st[S_PICK] = k
+    return opts[k]
+
+@leaf
+def decide_fast(G, p, phase, n_opts, played):
+    """`decide`, with the built-in random strategy (id 0) called inline: the same function
+    on the same stream, one kernel call less per decision, and no table view to fill
+    (random reads only the phase)."""
+    g = unpack(G)
+    st = g.st
+    if g.strat[p] != 0 or st[S_FORCE] >= 0:
+        return decide(G, p, phase, n_opts, played)
+    obs = g.obs
+    obs[O_PHASE] = phase
+    params = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
+    own = stream(1 + p)
+    unread = G[0:0]  # random reads neither the hand nor the pile
+    k = random_nb(params, obs, unread, unread, g.opts[:n_opts], G[own:own + 4])
+    st[S_PICK] = k
+    return g.opts[k]
+
+@kernel
+def call_suit(G, p, card, cur_suit, phase):
+    """The suit seat p calls for the wild `card` played on `cur_suit`."""
+    g = unpack(G)
+    R, opts = g.rules, g.opts
+    if R[EFFECT + card] == E_WILD:
+        for s in range(4):
+            opts[s] = s
+        n_opts = 4
+    else:
+        own = R[K_NINE_COVERED] == 0 or phase == PH_BLIND_CALL or cur_suit < 0
+        c = colour(card % 4) if own else colour(cur_suit)
+        n_opts = 0
+        for s in range(4):
+            if colour(s) == c:
+                opts[n_opts] = s
+                n_opts += 1
+    return decide_fast(G, p, phase, n_opts, card)
+
+@leaf
+def play_chosen(G, p, card):
+    """Seat p plays the chosen `card`: its call (wilds), the last-card announcement, the pile.
+
+    Returns 1 when the player missed a last-card call that will be penalised."""
+    g = unpack(G)
+    R, st, sv, hands = g.rules, g.st, g.sv, g.hands
+    cur_suit = st[S_SUIT]
+    remove_card(G, p, card)
+    left = sv[p * NSV + SV_HAND_N]
+    call = -1
+    eff = R[EFFECT + card]
+    if (eff == E_WILD or eff == E_WILD9) and left > 0:
+        call = call_suit(G, p, card, cur_suit, PH_CALL)
+    announce = 0
+    missed = 0
+    if left == 1 and R[K_FAMILY] == FAMILY_CRATES:
+        opts = g.opts
+        opts[0] = 0
+        opts[1] = 1
+        announce = decide_fast(G, p, PH_ANNOUNCE, 2, card)
+        exempt = R[K_SIX_EXEMPT] != 0 and hands[p * 52 + 0] // 4 == R_6
+        if announce == 0 and not exempt:
+            missed = 1
+    put_on_pile(G, p, card, call, announce)
+    return missed

@@ -1,0 +1,280 @@
+"""Scoring: a Crates hand with 3-covering, the Crazy Eights payout, a hand's rows and
+totals, the end of a game, ranks and win shares.
+
+Contract: kernels on G; card values come from the rules array (VALUE + card). Each rule of
+scoring lives here once: the engine and pimc both call these kernels.
+"""
+
+from .actions_nb import add_to_unit
+from .cards import (
+    E_WILD,
+    EFFECT,
+    EV_GAME_END,
+    EV_HAND_END,
+    FAMILY_CRATES,
+    K_FAMILY,
+    K_MAX_HANDS,
+    K_N_HANDS,
+    K_PENALTY,
+    K_SPARE3,
+    K_TARGET,
+    PEN_FORFEIT,
+    REASON_CAP,
+    REASON_COUNT_BACK,
+    REASON_DEAD,
+    REASON_OUT,
+    VALUE,
+)
+from .crates_nb import settle_penalties
+from .jit import kernel
+from .log_nb import log_reserve
+from .state_nb import (
+    G_CAPPED,
+    G_HANDS,
+    G_HANDS_OUT,
+    G_HOME_RUNS,
+    G_PPOINTS,
+    G_PRESSURES,
+    G_RANK,
+    G_TOTAL,
+    H_CARDS_LEFT,
+    H_COVERED,
+    H_DEALER,
+    H_DRAWS,
+    H_GAME,
+    H_HAND,
+    H_HOME_RUN,
+    H_OUT,
+    H_PLAYS,
+    H_POINTS,
+    H_POS,
+    H_PPOINTS,
+    H_PRESSURES,
+    H_REASON,
+    H_SEAT,
+    H_SIZE,
+    H_THREES,
+    H_TURNS,
+    NSV,
+    S_DEALER,
+    S_HAND,
+    S_N,
+    S_OUT,
+    S_REASON,
+    S_SIZE,
+    S_TURNS,
+    SV_CAPPED,
+    SV_G_PPOINTS,
+    SV_G_PRESSURES,
+    SV_H_DRAWS,
+    SV_H_PLAYS,
+    SV_H_PPOINTS,
+    SV_H_PRESSURES,
+    SV_HAND_N,
+    SV_HANDS,
+    SV_HANDS_OUT,
+    SV_HOME_RUNS,
+    SV_TEAM,
+    SV_TOTAL,
+    T_CAPPED,
+    T_DEAD,
+    T_TURNS,
+    TMP_COVERED,
+    TMP_HOME,
+    TMP_POINTS,
+    TMP_THREES,
+    TMP_VALUES,
+    unpack,
+)
+
+
+@kernel
+def score_crates_hand(R, hand, n, vals):
+    """(points, threes, covered, home_run) of a Crates hand of n cards (RULES.md §2.8).
+
+    vals: scratch of at least n int64."""
+    threes = 0
+    others = 0
+    for i in range(n):
+        if hand[i] // 4 == 2:
+            threes += 1
+    if n == 0:
+        return 0, 0, 0, 0
+    if threes == n:
+        return -50 * threes, threes, 0, 1
+    # values of coverable cards (not 3, not 8), highest first, by selection
+    total = 0
+    for i in range(n):
+        c = hand[i]
+        r = c // 4
+        if r == 2:
+            continue
+        v = R[VALUE + c]
+        total += v
+        if R[EFFECT + c] != E_WILD:
+            vals[others] = v
+            others += 1
+    covered = min(threes, others)
+    for j in range(covered):
+        best = j
+        for i in range(j + 1, others):
+            if vals[i] > vals[best]:
+                best = i
+        tmp = vals[j]
+        vals[j] = vals[best]
+        vals[best] = tmp
+        total -= vals[j]
+    total += 3 * covered + R[K_SPARE3] * (threes - covered)
+    return total, threes, covered, 0
+
+@kernel
+def eights_payout(G, out):
+    """Crazy Eights: what seat `out`, who went out, scores for the hand: the card values
+    left in the other hands, divided by the number of other players and rounded half
+    up (the rule of every Crazy Eights preset here)."""
+    g = unpack(G)
+    R, sv, hands = g.rules, g.sv, g.hands
+    n = g.st[S_N]
+    s = 0
+    for q in range(n):
+        if q != out:
+            for i in range(sv[q * NSV + SV_HAND_N]):
+                s += R[VALUE + hands[q * 52 + i]]
+    return (2 * s + (n - 1)) // (2 * (n - 1))
+
+
+@kernel
+def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
+    """Score the ended hand, update totals, write its rows; returns rows written."""
+    g = unpack(G)
+    R, st, sv, hands = g.rules, g.st, g.sv, g.hands
+    n = st[S_N]
+    crates = R[K_FAMILY] == FAMILY_CRATES
+    reason = st[S_REASON]
+    if crates and R[K_PENALTY] == PEN_FORFEIT and (reason == REASON_OUT or reason == REASON_COUNT_BACK):
+        settle_penalties(G)
+    tmp = g.tmp
+    points = tmp[TMP_POINTS:TMP_POINTS + 8]
+    threes = tmp[TMP_THREES:TMP_THREES + 8]
+    covered = tmp[TMP_COVERED:TMP_COVERED + 8]
+    home = tmp[TMP_HOME:TMP_HOME + 8]
+    tmp[TMP_POINTS:TMP_HOME + 8] = 0
+    if crates:
+        for q in range(n):
+            pts, t, cv, hr = score_crates_hand(R, hands[q * 52:q * 52 + 52], sv[q * NSV + SV_HAND_N], tmp[TMP_VALUES:TMP_VALUES + 64])
+            points[q] = pts
+            threes[q] = t
+            covered[q] = cv
+            home[q] = hr
+            add_to_unit(G, q, SV_TOTAL, pts)
+    else:
+        for q in range(n):
+            for i in range(sv[q * NSV + SV_HAND_N]):
+                if hands[q * 52 + i] // 4 == 2:
+                    threes[q] += 1
+        out = st[S_OUT]
+        if reason == REASON_OUT and out >= 0:
+            points[out] = eights_payout(G, out)
+            sv[out * NSV + SV_TOTAL] += points[out]
+    if reason == REASON_CAP:
+        stats[T_CAPPED] += 1
+    elif reason == REASON_DEAD:
+        stats[T_DEAD] += 1
+    stats[T_TURNS] += st[S_TURNS]
+    for q in range(n):
+        is_out = reason == REASON_OUT and (sv[q * NSV + SV_HAND_N] == 0 or q == st[S_OUT])
+        sv[q * NSV + SV_HANDS_OUT] += 1 if is_out else 0
+        sv[q * NSV + SV_HOME_RUNS] += home[q]
+        sv[q * NSV + SV_CAPPED] += 1 if reason == REASON_CAP else 0
+        sv[q * NSV + SV_HANDS] += 1
+        if want_rows:
+            r = row0 + q
+            hand_rows[r, H_GAME] = game_row
+            hand_rows[r, H_HAND] = st[S_HAND]
+            hand_rows[r, H_SIZE] = st[S_SIZE]
+            hand_rows[r, H_DEALER] = st[S_DEALER]
+            hand_rows[r, H_POS] = (q - st[S_DEALER] + n) % n
+            hand_rows[r, H_SEAT] = q
+            hand_rows[r, H_POINTS] = points[q]
+            hand_rows[r, H_CARDS_LEFT] = sv[q * NSV + SV_HAND_N]
+            hand_rows[r, H_THREES] = threes[q]
+            hand_rows[r, H_COVERED] = covered[q]
+            hand_rows[r, H_HOME_RUN] = home[q]
+            hand_rows[r, H_OUT] = 1 if is_out else 0
+            hand_rows[r, H_PRESSURES] = sv[q * NSV + SV_H_PRESSURES]
+            hand_rows[r, H_PPOINTS] = sv[q * NSV + SV_H_PPOINTS]
+            hand_rows[r, H_DRAWS] = sv[q * NSV + SV_H_DRAWS]
+            hand_rows[r, H_PLAYS] = sv[q * NSV + SV_H_PLAYS]
+            hand_rows[r, H_TURNS] = st[S_TURNS]
+            hand_rows[r, H_REASON] = reason
+    lp = log_reserve(G, EV_HAND_END, 3 + 2 * n)
+    if lp >= 0:
+        log = g.log
+        log[lp] = st[S_HAND]
+        log[lp + 1] = reason
+        log[lp + 2] = st[S_OUT]
+        for q in range(n):
+            log[lp + 3 + q] = points[q]
+            log[lp + 3 + n + q] = sv[q * NSV + SV_TOTAL]
+    return n if want_rows else 0
+
+@kernel
+def game_over(G, hand_no):
+    g = unpack(G)
+    R, st, sv = g.rules, g.st, g.sv
+    if R[K_FAMILY] == FAMILY_CRATES:
+        return hand_no >= R[K_N_HANDS]
+    if hand_no >= R[K_MAX_HANDS]:
+        return True
+    for q in range(st[S_N]):
+        if sv[q * NSV + SV_TOTAL] >= R[K_TARGET]:
+            return True
+    return False
+
+@kernel
+def finish_game(G, games_out, win_out, row0):
+    """Ranks, win shares and per-seat game rows; the game_end log record."""
+    g = unpack(G)
+    R, st, sv = g.rules, g.st, g.sv
+    n = st[S_N]
+    lower_wins = R[K_FAMILY] == FAMILY_CRATES
+    best = sv[0 * NSV + SV_TOTAL]
+    for q in range(n):
+        t = sv[q * NSV + SV_TOTAL]
+        if (lower_wins and t < best) or (not lower_wins and t > best):
+            best = t
+    units = 0
+    n_win = 0
+    for q in range(n):
+        if sv[q * NSV + SV_TOTAL] == best:
+            n_win += 1
+            if sv[q * NSV + SV_TEAM] == q:  # count each team once (by its lower seat)
+                units += 1
+    for q in range(n):
+        t = sv[q * NSV + SV_TOTAL]
+        rank = 1
+        for o in range(n):
+            u = sv[o * NSV + SV_TOTAL]
+            if (lower_wins and u < t) or (not lower_wins and u > t):
+                rank += 1
+        r = row0 + q
+        games_out[r, G_TOTAL] = t
+        games_out[r, G_RANK] = rank
+        games_out[r, G_PRESSURES] = sv[q * NSV + SV_G_PRESSURES]
+        games_out[r, G_PPOINTS] = sv[q * NSV + SV_G_PPOINTS]
+        games_out[r, G_HANDS_OUT] = sv[q * NSV + SV_HANDS_OUT]
+        games_out[r, G_HOME_RUNS] = sv[q * NSV + SV_HOME_RUNS]
+        games_out[r, G_CAPPED] = sv[q * NSV + SV_CAPPED]
+        games_out[r, G_HANDS] = sv[q * NSV + SV_HANDS]
+        win_out[r] = 1.0 / units if t == best else 0.0
+    lp = log_reserve(G, EV_GAME_END, n + 1 + n_win)
+    if lp >= 0:
+        log = g.log
+        for q in range(n):
+            log[lp + q] = sv[q * NSV + SV_TOTAL]
+        log[lp + n] = n_win
+        k = lp + n + 1
+        for q in range(n):
+            if sv[q * NSV + SV_TOTAL] == best:
+                log[k] = q
+                k += 1

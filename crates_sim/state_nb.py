@@ -1,0 +1,188 @@
+"""The game state: one flat int64 array G per game, its layout, and views of it.
+
+Contract: numba types only. `new_state` allocates G; every other kernel takes G and reads
+it through `unpack(G)`, a named tuple of views (`g.st` the scalars S_*, `g.sv` the per-seat
+values SV_*, `g.hands`, `g.stock`, `g.pile`, `g.obs`, `g.opts`, `g.tmp` ...). One array per
+kernel call is what makes calls cheap (measured: a tuple of five arrays cost ~30 ns per
+turn in argument copies). Every slot has a name here: state scalars S_*, per-seat values
+SV_*, scratch TMP_*, the records the drivers write (hand rows H_*, game rows G_*, run
+statistics T_*, the illegal-choice record ERR_*).
+
+    R        int64[RULES_LEN]      rules array (cards.py), a copy
+    st       int64[NST]            scalars, S_* below
+    sv       int64[7 * NSV]        per-seat values: sv[seat * NSV + SV_*]
+    hands    int64[7 * 52]         seat s's cards: hands[s * 52:s * 52 + its SV_HAND_N]
+    stock    int64[52]             stock[:st[S_STOCK_N]], top card last
+    pile     int64[52]             discard pile[:st[S_PILE_N]], top card last
+    rng      int64[...]            G itself: stream r's four words start at stream(r)
+                                   (0 reshuffles, 1+s seat s's strategy, n+1 deals);
+                                   a strategy is handed its own four words only
+    log      int64[cap]            event records [ev, n_fields, fields...] when logging
+    obs      int64[OBS_LEN]        scratch: a strategy's view (cards.py O_*)
+    opts     int64[64]             scratch: the options offered to a strategy
+    strat    int64[8]              strategy id per seat
+    fn       int64[8]              per seat: the address of its decision adapter, for a
+                                   strategy not compiled into the engine (a user's, pimc)
+    engine   int64[N_ENGINE]       addresses of engine kernels called by address
+                                   (ENGINE_PLAY_ON: `play_on`), see `engine.engine_table`
+    tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
+    sparams  int64[7 * N_PARAMS]   strategy parameters per seat, float64 bits
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from .cards import (
+    K_PLAYERS,
+    O_HAND_N,
+    O_RULES,
+    OBS_LEN,
+    RULES_LEN,
+)
+from .jit import allocating, counted_leaf, leaf, twin
+
+# ---------------------------------------------------------------- state layout
+(S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,
+ S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
+ S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
+ S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
+ S_DEAL) = range(36)
+NST = 36
+# S_SEED, S_GAME: the game being played (the seed as int64 bits); S_DEAL: a hand number
+# that `play_on` deals before it plays (0: play the position as it stands)
+(SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
+ SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE) = range(18)
+NSV = 18
+N_PARAMS = 8
+
+#: fields of a hand row (one per game x hand x seat)
+(H_GAME, H_HAND, H_SIZE, H_DEALER, H_POS, H_SEAT, H_POINTS, H_CARDS_LEFT, H_THREES,
+ H_COVERED, H_HOME_RUN, H_OUT, H_PRESSURES, H_PPOINTS, H_DRAWS, H_PLAYS, H_TURNS,
+ H_REASON) = range(18)
+N_HAND_FIELDS = 18
+#: fields of a game row (one per game x seat)
+(G_TOTAL, G_RANK, G_PRESSURES, G_PPOINTS, G_HANDS_OUT, G_HOME_RUNS, G_CAPPED,
+ G_HANDS) = range(8)
+N_GAME_FIELDS = 8
+#: run statistics (stats[T_*]): plays + draws + passes, capped and dead hands, games, and
+#: the log's length in words and whether it overflowed (when tracing)
+(T_TURNS, T_CAPPED, T_DEAD, T_GAMES, T_LOG_WORDS, T_LOG_OVERFLOW) = range(6)
+N_STATS = 8
+#: the illegal-choice record (err[ERR_*]) a run returns when a strategy picks an option
+#: that does not exist: who, when, and what it saw (ERR_SEEN + SEEN_*)
+(ERR_SEAT, ERR_PHASE, ERR_CHOICE, ERR_HAND, ERR_GAME) = range(5)
+ERR_SEEN = 8
+(SEEN_N_OPTS, SEEN_OPTS) = (0, 1)  # up to 20 options
+(SEEN_TOP, SEEN_SUIT, SEEN_HAND_N, SEEN_HAND) = (21, 22, 23, 24)  # up to 40 cards
+N_SEEN = 64
+N_ERR = ERR_SEEN + N_SEEN + 8
+#: scratch slots (tmp[TMP_*]): a deck being dealt; per-seat points, threes, covered
+#: threes and home runs of a hand being scored; card values being sorted; the seen part
+#: of the illegal-choice record
+TMP_DECK, TMP_POINTS, TMP_THREES, TMP_COVERED, TMP_HOME = 0, 64, 72, 80, 88
+TMP_VALUES = 128
+TMP_SEEN = 192
+
+CRATES_SIZES = np.array([8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8], dtype=np.int64)
+
+
+# ================================================================ state
+#: layout of the flat int64 state array G (views of it are unpacked by `unpack`)
+SV0 = NST
+HD0 = SV0 + 7 * NSV
+STK0 = HD0 + 7 * 52
+PIL0 = STK0 + 52
+OBS0 = PIL0 + 52
+OPT0 = OBS0 + OBS_LEN
+OPA0 = OPT0 + 64  # where each card option sits in the hand
+STR0 = OPA0 + 64
+FN0 = STR0 + 8  # decision adapter addresses per seat (0: none)
+ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
+N_ENGINE = 4
+ENGINE_PLAY_ON = 0
+TMP0 = ENG0 + N_ENGINE
+R0 = TMP0 + 256
+RNG0 = R0 + RULES_LEN
+PAR0 = RNG0 + 4 * 9
+S_LEN = PAR0 + 7 * N_PARAMS
+LOG0 = S_LEN  # the log, when tracing, fills the rest of G
+
+
+@leaf
+def stream(r):
+    """Where random stream r's four words start in G."""
+    return RNG0 + 4 * r
+
+@allocating
+def new_state(R, strat, sparams, addrs, engine, log_cap):
+    """Allocate one game's state G for the rules R (room for `log_cap` log words).
+
+    strat: strategy id per seat; sparams: their parameters (seats x up to N_PARAMS);
+    addrs: per seat, the address of the decision adapter of a strategy that is not
+    compiled into the engine (0 for the built-ins that are); engine: the engine table
+    (N_ENGINE addresses, see `crates_sim.engine.engine_table`)."""
+    n = R[K_PLAYERS]
+    G = np.zeros(S_LEN + log_cap, dtype=np.int64)
+    G[S_N] = n
+    G[S_FORCE] = -1
+    for i in range(N_ENGINE):
+        G[ENG0 + i] = engine[i]
+    for q in range(n):
+        G[STR0 + q] = strat[q]
+        G[FN0 + q] = addrs[q]
+    for i in range(RULES_LEN):
+        G[OBS0 + O_RULES + i] = R[i]
+        G[R0 + i] = R[i]
+    params = G[PAR0:S_LEN].view(np.float64)
+    for q in range(n):
+        for j in range(min(sparams.shape[1], N_PARAMS)):
+            params[q * N_PARAMS + j] = sparams[q, j]
+    return G
+
+@allocating
+def copy_state(G):
+    """A deep copy of a state, without its log (copies play on silently)."""
+    W = G[:S_LEN].copy()
+    W[S_LOG_ON] = 0
+    return W
+
+#: the views `unpack` returns, by name (g.st, g.sv ...); `rng` is G itself (stream(r))
+Views = namedtuple("Views", ["rules", "st", "sv", "hands", "stock", "pile", "rng", "log",
+                             "obs", "opts", "strat", "sparams", "tmp"])
+
+
+@leaf
+def unpack(G):
+    """Named views of G (a `Views`)."""
+    R = G[R0:RNG0]
+    st = G[0:NST]
+    sv = G[SV0:HD0]  # sv[seat * NSV + field]
+    hands = G[HD0:STK0]  # hands[seat * 52 + i]
+    stock = G[STK0:PIL0]
+    pile = G[PIL0:OBS0]
+    obs = G[OBS0:OPT0]
+    opts = G[OPT0:OPA0]
+    strat = G[STR0:FN0]
+    tmp = G[TMP0:R0]
+    sparams = G[PAR0:S_LEN]
+    log = G[LOG0:]
+    return Views(R, st, sv, hands, stock, pile, G, log, obs, opts, strat, sparams, tmp)
+
+
+#: `unpack` for allocating callers (pimc, the drivers): see `jit.counted_leaf`
+unpack_counted = twin(unpack, counted_leaf, "unpack_counted")
+
+@leaf
+def decision_views(G, p, n_opts):
+    """The arguments of seat p's decision function, cut from G after `fill_obs`:
+    (params, obs, hand, pile, options, rng). Only what the seat may see: its own hand, the
+    pile, the options, and its own random stream (another's would tell the deal)."""
+    params = G[PAR0 + p * N_PARAMS:PAR0 + p * N_PARAMS + N_PARAMS].view(np.float64)
+    obs = G[OBS0:OPT0]
+    hand = G[HD0 + p * 52:HD0 + p * 52 + obs[O_HAND_N]]
+    pile = G[PIL0:PIL0 + G[S_PILE_N]]
+    options = G[OPT0:OPT0 + n_opts]
+    own = stream(1 + p)
+    return params, obs, hand, pile, options, G[own:own + 4]
