@@ -16,7 +16,7 @@ def cli():
     """crates-sim: simulate Crates and Crazy Eights between strategies and report on it.
 
     \b
-    Start with:
+    Examples, to start with:
       crates rules --list                 the rule presets
       crates strategies                   the built-in strategies and their parameters
       crates simulate --games 10000       classic 4-player partnership games, random play
@@ -119,6 +119,12 @@ def strategies():
     Your own: an @njit function in a .py file (or an importable module), named as
       --strategies mybots.py:cautious,greedy,greedy,greedy
     See docs/strategies.md for the interface and a worked example.
+
+    \b
+    Examples:
+      crates strategies
+      crates simulate -s greedy:forget=0.1 --games 10000
+      crates simulate -s mybots.py:cautious,greedy,greedy,greedy
     """
     from .strategy import BUILTINS, describe_range
 
