@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import time
 from itertools import combinations
 from pathlib import Path
@@ -21,7 +22,7 @@ import polars as pl
 from crates_sim.errors import CratesError
 
 from . import stats
-from .play import labels_for, play, rotations
+from .play import labels_for, open_dataset, play, rotations
 from .render import PALETTE, Document, bars_ci, ci_text, figure, num
 
 DEFAULT_MAX_GAMES = 1_000_000
@@ -108,41 +109,42 @@ def compare(rules, strategies: list[str], games: int, seed: int, out, precision:
         raise CratesError("--games must be at least 2")
     if precision is not None and precision <= 0:
         raise CratesError("--precision must be a positive number of points")
+    if len(strategies) < 2:
+        raise CratesError("--strategies: give at least two strategies to compare")
     labels = labels_for(strategies)
     plan = rotations(len(strategies), rules.players, rules.partnerships)
     out = Path(out)
     raw = out / "results"
     if raw.exists() and any(raw.rglob("*.parquet")):
         raise CratesError(f"{out} already holds compare results: give another --out")
-    raw.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    parts, done, batch = [], 0, 0
+    parts, done = [], 0
     target = games
-    while True:
-        parts.append(play(rules, strategies, seed, done, target - done, raw, "games", workers, batch,
-                          scheduler))
-        done, batch = target, batch + 1
-        per = pl.concat(parts)
-        result = analyse(per, labels, rules.family == "crates", conf)
-        worst = float(result["pairs"]["half_width"].max()) if len(result["pairs"]) else 0.0
-        if precision is None or not math.isfinite(worst) or worst < precision or done >= max_games:
-            break
-        need = math.ceil(done * (worst / precision) ** 2 * 1.1)
-        target = int(min(max_games, max(need, done + max(100, done // 4))))
-        echo(f"  {num(done)} games: widest CI half-width {worst:.2f} > {precision}; going to {num(target)}")
+    with open_dataset(raw, rules, list(strategies), plan, seed, "games", "compare",
+                      command(rules, strategies, games, seed, out, precision, max_games, scheduler),
+                      labels) as writer:
+        while True:
+            parts.append(play(rules, strategies, seed, done, target - done, raw, "games", workers,
+                              scheduler=scheduler, writer=writer, plan=plan))
+            done = target
+            per = pl.concat(parts)
+            result = analyse(per, labels, rules.family == "crates", conf)
+            worst = float(result["pairs"]["half_width"].max()) if len(result["pairs"]) else 0.0
+            if precision is None or not math.isfinite(worst) or worst < precision or done >= max_games:
+                break
+            need = math.ceil(done * (worst / precision) ** 2 * 1.1)
+            target = int(min(max_games, max(need, done + max(100, done // 4))))
+            echo(f"  {num(done)} games: widest CI half-width {worst:.2f} > {precision}; going to {num(target)}")
+    manifest = writer.m
     wall = time.perf_counter() - t0
     result.update(wall=wall, precision=precision, max_games=max_games,
                   reached=None if precision is None else bool(worst < precision), labels=labels)
     per.write_parquet(out / "per_deal.parquet")
-    manifest = {"format": "crates-sim compare", "preset": rules.preset_name, "rules": rules.to_dict(),
-                "rules_spec": rules.describe(), "players": rules.players, "partnerships": rules.partnerships,
-                "seed": seed, "games": done, "detail": "games", "status": "complete",
-                "strategies": None, "entries": labels, "rotations": [[labels[e] for e in r] for r in plan],
-                "wall_seconds": round(wall, 3), "games_per_second": round(done * len(plan) / wall, 1) if wall else None}
-    (raw / "manifest.json").write_text(json.dumps(manifest, indent=1))
     result["pairs"].to_csv(out / "pairs.csv", index=False)
     result["ranking"].to_csv(out / "ranking.csv", index=False)
-    summary = {k: v for k, v in manifest.items() if k != "rules"}
+    summary = {k: manifest[k] for k in ("made_by", "preset", "rules_spec", "players", "partnerships",
+                                        "entries", "rotations", "seed", "games", "command")}
+    summary.update(wall_seconds=round(wall, 3), dataset=str(raw))
     summary.update(pairs=result["pairs"].to_dict("records"), ranking=result["ranking"].to_dict("records"),
                    precision=precision, precision_reached=result["reached"])
     if result["design"] and result["design"]["ratio"] is not None:
@@ -154,6 +156,19 @@ def compare(rules, strategies: list[str], games: int, seed: int, out, precision:
     result["paths"] = doc.write(out / "compare.html")
     result["document"] = doc
     return result
+
+
+def command(rules, strategies, games, seed, out, precision, max_games, scheduler) -> str:
+    """The `crates compare` command line of this comparison (the manifest's `command`)."""
+    args = ["crates", "compare", "--preset", rules.preset_name, "--players", str(rules.players)]
+    for key, value in rules.differences().items():
+        args += ["--set", f"{key}={value}"]
+    args += ["--strategies", ",".join(strategies), "--games", str(games), "--seed", str(seed), "--out", str(out)]
+    if precision is not None:
+        args += ["--precision", str(precision), "--max-games", str(max_games)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    return shlex.join(args)
 
 
 def pair_table(pairs: pd.DataFrame, digits: int = 2) -> pd.DataFrame:

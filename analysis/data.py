@@ -1,4 +1,8 @@
-"""Opening a `crates simulate` dataset for analysis: lazy polars frames and the manifest.
+"""Opening a dataset (of simulate, compare or balance) for analysis: lazy polars frames and the manifest.
+
+The manifest is read through `crates_sim.dataset.read_manifest`, so every dataset has the
+one schema of `crates_sim.manifest`; datasets that compare/balance wrote before that schema
+are refused with one line (rerun the command to remake them).
 
 Nothing here loads a dataset whole: `games` and `hands` are `polars.LazyFrame` scans of the
 Parquet files, and `cluster_means` aggregates them down to one small row per cluster of
@@ -7,7 +11,6 @@ games before any statistics are computed (see `analysis.stats.ratio_ci`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,8 +18,9 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from crates_sim.dataset import MANIFEST, read_manifest
 from crates_sim.errors import CratesError
-from crates_sim.rules import PRESETS, Rules
+from crates_sim.rules import Rules
 
 from . import stats
 
@@ -39,9 +43,10 @@ class Data:
     games: pl.LazyFrame
     hands: pl.LazyFrame | None
     players: int
-    strategies: list = field(default_factory=list)
-    rules: Rules | None = None
-    preset: str = "?"
+    #: strategy spec per seat; empty where the strategies rotate over the seats
+    strategies: list
+    rules: Rules
+    preset: str
     #: extra key columns that, with `game`, identify one game (e.g. ["rotation"])
     keys: list = field(default_factory=list)
     #: seat -> strategy, for grouping hands/ (which has no strategy column) by strategy
@@ -49,9 +54,7 @@ class Data:
 
     @property
     def family(self) -> str:
-        if self.rules is not None:
-            return self.rules.family
-        return PRESETS.get(self.preset, ("crates",))[0]
+        return self.rules.family
 
     @property
     def lower_is_better(self) -> bool:
@@ -59,9 +62,7 @@ class Data:
 
     @property
     def partnerships(self) -> bool:
-        if self.rules is not None:
-            return self.rules.partnerships
-        return bool(self.manifest.get("partnerships"))
+        return self.rules.partnerships
 
     @property
     def game_keys(self) -> list:
@@ -73,26 +74,16 @@ class Data:
 
     @property
     def rules_spec(self) -> str:
-        if self.rules is not None:
-            return self.rules.describe()
-        return str(self.manifest.get("rules_spec") or self.preset)
+        return self.rules.describe()
 
 
-def _rules_from_manifest(m: dict, players: int) -> tuple[Rules | None, str]:
-    spec = m.get("rules_spec")
-    preset = m.get("preset") or (spec.split(":", 1)[0] if isinstance(spec, str) else None)
-    knobs = m.get("rules") or m.get("knobs")
-    if isinstance(knobs, dict) and preset in PRESETS:
-        try:
-            return Rules.preset(preset, players, **knobs), preset
-        except (CratesError, TypeError, ValueError):
-            pass
-    if isinstance(spec, str) and preset in PRESETS:
-        try:
-            return Rules.from_spec(spec, players), preset
-        except CratesError:
-            pass
-    return None, preset or "?"
+def _rules_from_manifest(m: dict, where) -> Rules:
+    """The Rules of a manifest (every knob is in its `rules`); one line if they do not load."""
+    try:
+        return Rules.preset(m["preset"], m["players"], **m["rules"])
+    except (CratesError, TypeError, ValueError) as exc:
+        raise CratesError(f"{where}: its rules ({m.get('rules_spec')}) do not load in this version: "
+                          f"{exc}") from None
 
 
 def _parquet_files(folder: Path) -> list[Path]:
@@ -108,16 +99,11 @@ def load(path) -> Data:
         raise CratesError(f"{path}: no such directory")
     if not path.is_dir():
         raise CratesError(f"{path} is a file, not a dataset directory (give the --out folder of `crates simulate`)")
-    mpath = path / "manifest.json"
+    mpath = path / MANIFEST
     if not mpath.is_file():
         raise CratesError(f"{path} is not a crates-sim dataset (no manifest.json); "
                           f"make one with `crates simulate --out {path}`")
-    try:
-        manifest = json.loads(mpath.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CratesError(f"cannot read {mpath}: {exc}") from None
-    if not isinstance(manifest, dict):
-        raise CratesError(f"{mpath} is not a crates-sim manifest")
+    manifest = read_manifest(path)  # the one schema (crates_sim.manifest), or one line
     game_files = _parquet_files(path / "games")
     if not game_files:
         raise CratesError(f"{path} has no games/*.parquet: the run has not finished a chunk yet")
@@ -128,24 +114,18 @@ def load(path) -> Data:
     missing = {"game", "seat", "total", "win"} - set(names)
     if missing:
         raise CratesError(f"{path}/games lacks the columns {', '.join(sorted(missing))}: not a crates-sim dataset")
-    players = manifest.get("players")
-    if not isinstance(players, int):
-        players = int(collect(games.select(pl.col("seat").max())).item()) + 1
-    strategies = manifest.get("strategies")
-    if not isinstance(strategies, list) or len(strategies) != players:
-        strategies = None
+    players = manifest["players"]
+    rules = _rules_from_manifest(manifest, mpath)
+    preset = manifest["preset"]
+    # strategies per seat only where the seating is fixed (one rotation)
+    strategies = list(manifest["strategies"]) if len(manifest["rotations"]) == 1 else []
     keys = [k for k in ("rotation",) if k in names]
-    if strategies is None and not keys:
-        seat_strat = collect(games.filter(pl.col("game") == pl.col("game").min())
-                             .select("seat", pl.col("strategy").cast(pl.String)).sort("seat"))
-        strategies = seat_strat["strategy"].to_list()
-    rules, preset = _rules_from_manifest(manifest, players)
-    partners = rules.partnerships if rules is not None else bool(manifest.get("partnerships"))
+    partners = rules.partnerships
     if hands is not None:
         hnames = hands.collect_schema().names()
         if "team" not in hnames:
             hands = hands.with_columns(team=pl.col("seat") % 2 if partners else pl.col("seat"))
-    data = Data(path, manifest, games, hands, players, strategies or [], rules, preset, keys)
+    data = Data(path, manifest, games, hands, players, strategies, rules, preset, keys)
     if hands is not None and "strategy" not in hands.collect_schema().names() and strategies:
         # hands/ has no strategy column: group by seat and map (cheaper than a string column)
         data.seat_strategy = dict(enumerate(strategies))

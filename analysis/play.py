@@ -3,20 +3,22 @@
 The engine deals game i of seed S the same cards whatever the strategies and their seats,
 so running the same seed and game numbers once per rotation of the strategies over the
 seats plays every deal once per rotation (common random numbers). Each block of games is
-run by `crates_sim.engine.run_games` and written to Parquet by the worker; only small
-per-game summaries come back.
+one chunk of a dataset: run by `crates_sim.engine.run_games`, written by the worker through
+`crates_sim.dataset.write_chunk` (atomic Parquet, the rotated schema) and recorded in the
+manifest by the `DatasetWriter` here; only small per-game summaries come back.
 """
 
 from __future__ import annotations
 
+import contextlib
+import shlex
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
 import polars as pl
 
+from crates_sim import manifest as mf
+from crates_sim.dataset import DatasetWriter, Seating, games_table, hands_table, write_chunk
 from crates_sim.errors import CratesError
-from crates_sim.schema import REASONS
 
 BLOCK = 5000  # games per engine call
 
@@ -33,96 +35,129 @@ def rotations(m: int, players: int, partnerships: bool) -> list[list[int]]:
     """Entry index per seat for each rotation: seat s plays entry (s + r) % m in rotation r.
 
     Every seat hosts every entry exactly once over the m rotations; with partnerships and
-    two entries, each entry is a whole team, once as team 0 and once as team 1.
+    two entries, each entry is a whole team, once as team 0 and once as team 1. One entry
+    sits at every seat (one rotation).
     """
     if m < 1:
         raise CratesError("give at least one strategy")
     if m > players:
         raise CratesError(f"{m} strategies for {players} seats: give at most one per seat")
-    if partnerships and m != 2:
+    if partnerships and m > 2:
         raise CratesError("a partnership game compares two strategies (one per team); "
                           "give two, or use --no-partnerships")
     return [[(s + r) % m for s in range(players)] for r in range(m)]
 
 
+def seating_plan(specs: list[str], players: int, partnerships: bool):
+    """(entry labels, entry specs, entry index per seat of each rotation) for `crates balance`.
+
+    One spec (or the same spec everywhere): every seat plays it, one rotation. One spec per
+    seat (as `crates simulate --strategies a,b,c,d` takes them): that seating and its
+    distinct cyclic shifts, so every strategy plays from every seat (and partners stay
+    partners: seats s and s+2 shift together); seats with the same spec are one entry.
+    Fewer specs than seats: `rotations` (at most two with partnerships, one per team).
+    """
+    if len(set(specs)) == 1:
+        return [specs[0]], [specs[0]], [[0] * players]
+    if len(specs) == players:
+        entries = list(dict.fromkeys(specs))
+        seat_entry = [entries.index(s) for s in specs]
+        plan = []
+        for r in range(players):
+            shifted = [seat_entry[(s + r) % players] for s in range(players)]
+            if shifted not in plan:
+                plan.append(shifted)
+        return entries, entries, plan
+    return labels_for(specs), list(specs), rotations(len(specs), players, partnerships)
+
+
+def rotated_identity(rules, specs: list[str], labels: list[str], plan, seed: int, games: int,
+                     detail: str, made_by: str) -> dict:
+    """The manifest identity of a rotated design (entry specs, their labels, the plan)."""
+    return mf.identity(rules, [specs[e] for e in plan[0]], seed, games, detail, made_by=made_by,
+                       entries=labels, rotations=[[labels[e] for e in r] for r in plan])
+
+
 @dataclass(frozen=True)
 class Block:
     rules: object
-    specs: tuple  # strategy spec per seat
-    entries: tuple  # entry index per seat
-    rotation: int
+    seating: Seating
     seed: int
     start: int
     games: int
     detail: str
-    out: str  # folder for the Parquet files
-    tag: str
+    out: str  # the dataset folder
+    index: int  # chunk number
 
 
-def _frame(cols: dict, categorical: dict) -> pl.DataFrame:
-    data = {}
-    for k, v in cols.items():
-        if k in categorical:
-            data[k] = pl.Series(k, [categorical[k][int(c)] for c in v] if k == "reason" else list(v),
-                                dtype=pl.String).cast(pl.Categorical)
-        else:
-            data[k] = np.asarray(v)
-    return pl.DataFrame(data)
+def run_block(b: Block):
+    """Play one block, write it as chunk `b.index` of the dataset; return (per game x entry
+    summaries, the chunk's counts for the manifest)."""
+    import os
+    import socket
+    import time
 
-
-def run_block(b: Block) -> pl.DataFrame:
-    """Play one block, write games (and hands) Parquet, return per game x entry summaries."""
     from crates_sim import engine
 
-    res = engine.run_games(b.rules, list(b.specs), b.seed, b.start, b.games, detail=b.detail)
-    entries = np.asarray(b.entries, dtype=np.int8)
-    g = _frame(res.games, {"strategy": None}).with_columns(
-        rotation=pl.lit(b.rotation, dtype=pl.Int8), entry=pl.Series(entries[np.asarray(res.games["seat"])]))
-    out = Path(b.out)
-    (out / "games").mkdir(parents=True, exist_ok=True)
-    g.write_parquet(out / "games" / f"{b.tag}.parquet", compression="zstd")
-    if b.detail == "hands" and res.hands is not None:
-        seat = np.asarray(res.hands["seat"])
-        h = _frame(res.hands, {"reason": REASONS}).with_columns(
-            rotation=pl.lit(b.rotation, dtype=pl.Int8), entry=pl.Series(entries[seat]),
-            strategy=pl.Series(np.asarray(b.specs, dtype=object)[seat], dtype=pl.String),
-            team=pl.Series((seat % 2) if b.rules.partnerships else seat, dtype=pl.Int8))
-        (out / "hands").mkdir(parents=True, exist_ok=True)
-        h.write_parquet(out / "hands" / f"{b.tag}.parquet", compression="zstd")
+    t0 = time.perf_counter()
+    st = b.seating
+    res = engine.run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail=b.detail)
+    gtab = games_table(res.games, list(st.specs), st)
+    htab = hands_table(res.hands, st) if b.detail == "hands" and res.hands is not None else None
+    stats = write_chunk(b.out, b.index, gtab, htab)
+    stats.update(turns=int(res.turns), capped_hands=int(res.capped_hands), dead_hands=int(res.dead_hands),
+                 seconds=round(time.perf_counter() - t0, 4), worker=f"{socket.gethostname()}:{os.getpid()}")
+    g = pl.from_arrow(gtab.select(["game", "entry", "total", "win"]))
     per_game = g.group_by("game").agg(pl.col("win").sum().alias("_w"))
-    return (g.join(per_game, on="game")
-             .group_by("game", "entry")
-             .agg(pl.col("total").mean().alias("score"), (pl.col("win").sum() / pl.col("_w").first()).alias("win"))
-             .with_columns(rotation=pl.lit(b.rotation, dtype=pl.Int8))
-             .sort("game", "entry"))
+    summary = (g.join(per_game, on="game")
+                .group_by("game", "entry")
+                .agg(pl.col("total").mean().alias("score"), (pl.col("win").sum() / pl.col("_w").first()).alias("win"))
+                .with_columns(rotation=pl.lit(st.rotation, dtype=pl.Int8))
+                .sort("game", "entry"))
+    return summary, stats
+
+
+def open_dataset(out, rules, specs: list[str], plan, seed: int, detail: str, made_by: str, command: str,
+                 labels: list[str] | None = None) -> DatasetWriter:
+    """A new rotated-design dataset in `out` (its games are added by `play`)."""
+    labels = labels or labels_for(specs)
+    ident = rotated_identity(rules, specs, labels, plan, seed, 0, detail, made_by)
+    return DatasetWriter(out, ident, rules.describe(), command)
 
 
 def play(rules, strategies: list[str], seed: int, start: int, games: int, out, detail="games",
-         workers: int | None = 1, batch: int = 0, scheduler: str | None = None) -> pl.DataFrame:
+         workers: int | None = 1, batch: int = 0, scheduler: str | None = None,
+         writer: DatasetWriter | None = None, plan=None) -> pl.DataFrame:
     """Play games [start, start + games) once per rotation; return per game x rotation x entry
     summaries (score = mean final total of the entry's seats, win = its share of the win).
 
-    scheduler: run the blocks on Dask ("tcp://HOST:PORT" or "local:K"), as `simulate` does."""
-    plan = rotations(len(strategies), rules.players, rules.partnerships)
-    blocks = []
-    for r, entries in enumerate(plan):
-        specs = tuple(strategies[e] for e in entries)
-        for s in range(start, start + games, BLOCK):
-            n = min(BLOCK, start + games - s)
-            blocks.append(Block(rules, specs, tuple(entries), r, seed, s, n, detail, str(out),
-                                f"b{batch:03d}-r{r}-g{s:09d}"))
-    try:
-        from crates_sim.runner import available_cpus, make_backend
-    except ImportError:  # pragma: no cover - runner not there
-        make_backend, available_cpus = None, lambda: 1
+    strategies: one spec per entry; plan: entry index per seat of each rotation (default
+    `rotations`). The games become chunks of the dataset of `writer` (default: a new
+    dataset in `out`, made_by "compare", closed at the end).
+    scheduler: run the blocks on Dask ("tcp://HOST:PORT" or "local:K"), as `simulate` does.
+    batch: unused (kept for callers; chunk numbers continue across calls)."""
+    if plan is None:
+        plan = rotations(len(strategies), rules.players, rules.partnerships)
+    own = writer is None
+    if own:
+        command = shlex.join(["crates_sim.analysis.play.play", str(out)])
+        writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
+    levels = tuple(dict.fromkeys(strategies))
+    spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
+    seatings = [Seating(r, tuple(entries), tuple(strategies[e] for e in entries), levels, rules.partnerships)
+                for r, entries in enumerate(plan)]
+    indices = writer.add_chunks([(s, n, st.rotation) for st in seatings for s, n in spans])
+    blocks = [Block(rules, st, seed, s, n, detail, str(writer.out), i)
+              for i, (st, (s, n)) in zip(indices, ((st, sp) for st in seatings for sp in spans), strict=True)]
+    from crates_sim.runner import available_cpus, make_backend
+
     workers = workers or available_cpus()
     workers = max(1, min(workers, len(blocks)))
-    if scheduler:
-        with make_backend(scheduler, None) as backend:
-            parts = [res for _, res in backend.run(run_block, blocks)]
-    elif make_backend is None or workers == 1:
-        parts = [run_block(b) for b in blocks]
-    else:
-        with make_backend(None, workers) as backend:
-            parts = [res for _, res in backend.run(run_block, blocks)]
+    parts = []
+    with writer if own else contextlib.nullcontext():  # its own dataset: closed (or failed) here
+        with make_backend(scheduler, None if scheduler else workers) as backend:
+            writer.run.update(backend=backend.name, workers=backend.workers)
+            for block, (summary, stats) in backend.run(run_block, blocks):
+                writer.done(block.index, stats)
+                parts.append(summary)
     return pl.concat(parts).sort("game", "rotation", "entry")

@@ -29,13 +29,6 @@ FIGURES = ("score-distribution", "win-share", "threes-held", "points-with-threes
            "deal-asymmetry", "hand-length", "hand-endings")
 
 
-def _get(m: dict, *keys, default=None):
-    for k in keys:
-        if m.get(k) not in (None, ""):
-            return m[k]
-    return default
-
-
 def _str_strategy(lf: pl.LazyFrame) -> pl.LazyFrame:
     return lf.with_columns(pl.col("strategy").cast(pl.String))
 
@@ -60,18 +53,18 @@ def _win_per_game(D: Data) -> float:
 def overview(doc: Document, D: Data):
     sec = doc.section("Overview", "overview")
     m = D.manifest
-    games = int(_get(m, "games_done", "games", default=0) or 0)
+    games = int(m["games_done"])
     seats = ", ".join(f"{s}: {name}" for s, name in enumerate(D.strategies))
     team = " (partnerships: seats 0+2 against 1+3)" if D.partnerships else ""
     run_time = []
-    if _get(m, "started", "start_time"):
-        run_time.append(f"started {_get(m, 'started', 'start_time')}")
-    if _get(m, "finished", "end_time"):
-        run_time.append(f"finished {_get(m, 'finished', 'end_time')}")
-    wall = _get(m, "wall_seconds", "wall_s")
+    if m["started"]:
+        run_time.append(f"started {m['started']}")
+    if m["finished"]:
+        run_time.append(f"finished {m['finished']}")
+    wall = m["wall_seconds"]
     if wall is not None:
         run_time.append(f"{num(float(wall), 1)} s of simulation")
-    gps = _get(m, "games_per_second", "games_per_s")
+    gps = m["games_per_second"]
     if gps:
         run_time.append(f"{num(float(gps), 0)} games/s")
     items = [
@@ -87,15 +80,14 @@ def overview(doc: Document, D: Data):
     if m.get("command"):
         items.append(f"**Command**: `{m['command']}`")
     sec.bullets(items)
-    if D.rules is not None:
-        diff = D.rules.differences()
-        base = Rules.preset(D.rules.preset_name, D.players).to_dict()
-        if diff:
-            sec.table(pd.DataFrame({"knob": list(diff), f"{D.preset} default": [str(base[k]) for k in diff],
-                                    "this run": [str(v) for v in diff.values()]}),
-                      f"Knobs that differ from the {D.preset} preset")
-        else:
-            sec.text(f"Every knob is at the **{D.preset}** preset's value (`crates rules {D.preset}` lists them).")
+    diff = D.rules.differences()
+    base = Rules.preset(D.rules.preset_name, D.players).to_dict()
+    if diff:
+        sec.table(pd.DataFrame({"knob": list(diff), f"{D.preset} default": [str(base[k]) for k in diff],
+                                "this run": [str(v) for v in diff.values()]}),
+                  f"Knobs that differ from the {D.preset} preset")
+    else:
+        sec.text(f"Every knob is at the **{D.preset}** preset's value (`crates rules {D.preset}` lists them).")
 
     g = _str_strategy(D.games)
     per_game = _win_per_game(D)
@@ -246,7 +238,7 @@ def pressures(doc: Document, D: Data):
     if D.family != "crates":
         sec.note("Crazy Eights has no pressures (an empty stock means passing): this section is about Crates only.")
         return
-    scope = D.rules.knobs.get("pressure_scope", "seat") if D.rules is not None else "seat"
+    scope = D.rules.knobs.get("pressure_scope", "seat")
     unit = "team" if D.partnerships and scope == "team" else "seat"
     sec.text(f"A pressure is a draw from an empty stock: 5 points, doubling with each further pressure "
              f"of the same {unit} in the game (5, 10, 20, 40, …).")
@@ -495,7 +487,7 @@ def flow(doc: Document, D: Data):
 # ------------------------------------------------------------------ the report
 def build(D: Data) -> Document:
     doc = Document(f"Crates-sim report: {D.rules_spec}, {D.players} players, "
-                   f"{num(int(_get(D.manifest, 'games_done', 'games', default=0) or 0))} games",
+                   f"{num(int(D.manifest['games_done']))} games",
                    f"Dataset `{D.path}`. Every number carries a 95% confidence interval in brackets; intervals "
                    f"of means are computed over independent games (clustered), so seats and hands of one game "
                    f"are not treated as independent. See docs/analysis.md for how to read each section.")

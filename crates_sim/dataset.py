@@ -1,28 +1,37 @@
-"""The dataset that `crates simulate` writes: Arrow tables, atomic Parquet files, reading back.
+"""The one dataset writer: Arrow tables, atomic Parquet files and manifest.json, reading back.
 
-A dataset is a directory::
+`crates simulate` (crates_sim.runner), `crates compare` and `crates balance` (through
+`DatasetWriter`) all write their datasets here. A dataset is a directory::
 
-    DIR/manifest.json              what was run and the state of every chunk
+    DIR/manifest.json              what was run and the state of every chunk (crates_sim.manifest)
     DIR/games/chunk-000000.parquet one row per game x seat      (schema.GAME_COLUMNS)
     DIR/hands/chunk-000000.parquet one row per game x hand x seat (schema.HAND_COLUMNS)
 
-Each chunk file is complete or absent: it is written under a temporary name in the same
-folder, flushed to disk and renamed into place.
+In a rotated design (compare, balance) each chunk is one rotation's block of games and the
+tables carry schema.ROTATED_GAME_COLUMNS / ROTATED_HAND_COLUMNS as well.
+
+Every file - chunk or manifest - is complete or absent: it is written under a temporary
+name in the same folder, flushed to disk and renamed into place (os.replace).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
+import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import manifest as mf
 from .errors import CratesError
-from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
+from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS, ROTATED_GAME_COLUMNS, ROTATED_HAND_COLUMNS
 
 MANIFEST = "manifest.json"
 GAMES, HANDS = "games", "hands"
@@ -50,6 +59,19 @@ def arrow_schema(columns: dict) -> pa.Schema:
 
 GAMES_SCHEMA = arrow_schema(GAME_COLUMNS)
 HANDS_SCHEMA = arrow_schema(HAND_COLUMNS)
+ROTATED_GAMES_SCHEMA = arrow_schema({**GAME_COLUMNS, **ROTATED_GAME_COLUMNS})
+ROTATED_HANDS_SCHEMA = arrow_schema({**HAND_COLUMNS, **ROTATED_HAND_COLUMNS})
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One seating of a rotated design: what `games_table`/`hands_table` add to its rows."""
+
+    rotation: int
+    entries: tuple  # entry index of each seat (into the manifest's `entries`)
+    specs: tuple  # strategy spec of each seat
+    levels: tuple  # every spec of the design: the strategy dictionary of every chunk
+    partnerships: bool
 
 
 def _numeric(name, values, dtype) -> pa.Array:
@@ -68,13 +90,26 @@ def _dictionary(codes, dictionary) -> pa.Array:
                                           pa.array(list(dictionary), type=pa.string()))
 
 
-def games_table(cols: dict, strategies: list[str]) -> pa.Table:
+def _seat_columns(seat, seating: Seating, with_strategy: bool) -> list[pa.Array]:
+    seat = np.asarray(seat, dtype=np.int64)
+    entries = np.asarray(seating.entries, dtype=np.int8)
+    arrays = [pa.array(np.full(len(seat), seating.rotation, dtype=np.int8)), pa.array(entries[seat])]
+    if with_strategy:
+        levels = list(seating.levels)
+        codes = np.asarray([levels.index(s) for s in seating.specs], dtype=np.int8)[seat]
+        team = (seat % 2) if seating.partnerships else seat
+        arrays += [_dictionary(codes, levels), pa.array(team.astype(np.int8))]
+    return arrays
+
+
+def games_table(cols: dict, strategies: list[str], seating: Seating | None = None) -> pa.Table:
     """The engine's per-game x seat arrays as an Arrow table of GAMES_SCHEMA.
 
     'strategy' is dictionary-encoded with the run's distinct specs in seat order as the
-    dictionary, so every chunk of a run carries the same dictionary.
+    dictionary, so every chunk of a run carries the same dictionary. With a `seating` (a
+    rotated design) the dictionary is `seating.levels` and the table is ROTATED_GAMES_SCHEMA.
     """
-    levels = list(dict.fromkeys(strategies))
+    levels = list(dict.fromkeys(seating.levels if seating is not None else strategies))
     code = {spec: i for i, spec in enumerate(levels)}
     arrays = []
     for name, dtype in GAME_COLUMNS.items():
@@ -89,11 +124,15 @@ def games_table(cols: dict, strategies: list[str]) -> pa.Table:
             arrays.append(_dictionary(codes, levels))
         else:
             arrays.append(_numeric(name, cols[name], dtype))
+    if seating is not None:
+        arrays += _seat_columns(cols["seat"], seating, with_strategy=False)
+        return pa.Table.from_arrays(arrays, schema=ROTATED_GAMES_SCHEMA)
     return pa.Table.from_arrays(arrays, schema=GAMES_SCHEMA)
 
 
-def hands_table(cols: dict) -> pa.Table:
-    """The engine's per-game x hand x seat arrays as an Arrow table of HANDS_SCHEMA."""
+def hands_table(cols: dict, seating: Seating | None = None) -> pa.Table:
+    """The engine's per-game x hand x seat arrays as an Arrow table of HANDS_SCHEMA
+    (ROTATED_HANDS_SCHEMA with a `seating`)."""
     arrays = []
     for name, dtype in HAND_COLUMNS.items():
         if name == "reason":
@@ -103,6 +142,9 @@ def hands_table(cols: dict) -> pa.Table:
             arrays.append(_dictionary(codes, REASONS))
         else:
             arrays.append(_numeric(name, cols[name], dtype))
+    if seating is not None:
+        arrays += _seat_columns(cols["seat"], seating, with_strategy=True)
+        return pa.Table.from_arrays(arrays, schema=ROTATED_HANDS_SCHEMA)
     return pa.Table.from_arrays(arrays, schema=HANDS_SCHEMA)
 
 
@@ -153,6 +195,102 @@ def write_json_atomic(data: dict, path: Path) -> None:
     _write_atomic(path, "w", write)
 
 
+def write_chunk(out, index: int, games: pa.Table, hands: pa.Table | None = None) -> dict:
+    """Write chunk `index` of the dataset in `out` (hands/ first, then games/, each atomic,
+    so a games file implies its hands file); return its row counts for the manifest."""
+    out = Path(out)
+    stats = {"game_rows": games.num_rows}
+    if hands is not None:
+        (out / HANDS).mkdir(parents=True, exist_ok=True)
+        write_parquet_atomic(hands, out / HANDS / chunk_name(index))
+        stats["hand_rows"] = hands.num_rows
+    (out / GAMES).mkdir(parents=True, exist_ok=True)
+    write_parquet_atomic(games, out / GAMES / chunk_name(index))
+    return stats
+
+
+def write_manifest(m: dict, out) -> None:
+    """Write manifest.json of the dataset in `out` atomically, after checking its keys."""
+    missing = [k for k in mf.KEYS if k not in m]
+    if missing:
+        raise ValueError(f"manifest lacks {', '.join(missing)}")
+    write_json_atomic(m, Path(out) / MANIFEST)
+
+
+class DatasetWriter:
+    """A dataset that a command other than `crates simulate` fills chunk by chunk.
+
+    `DatasetWriter(out, ident, rules_spec, command)` creates `out` (refusing one that holds
+    chunk files) with a manifest of status running; `add_chunks` plans chunks (their numbers
+    name the files that `write_chunk` writes, in workers or here), `done` records a finished
+    chunk and rewrites the manifest, `close` records the end. As a context manager, an
+    error or Ctrl-C leaves the manifest with status failed / interrupted.
+    """
+
+    def __init__(self, out, ident: dict, rules_spec: str, command: str, backend: str = "inline",
+                 workers: int = 1):
+        self.out = Path(out)
+        for part in (GAMES, HANDS):
+            if (self.out / part).is_dir() and any(self.out.joinpath(part).glob("*.parquet")):
+                raise CratesError(f"{self.out} already holds a dataset: give another --out")
+        self.t0 = time.perf_counter()
+        self.m = mf.new_manifest(ident, rules_spec, 0, [], command)
+        self.run = mf.new_run(backend, workers, invoked_as=shlex.join(sys.argv))
+        self.m["runs"].append(self.run)
+        try:
+            (self.out / GAMES).mkdir(parents=True, exist_ok=True)
+            if ident["detail"] == "hands":
+                (self.out / HANDS).mkdir(exist_ok=True)
+            self.save()
+        except OSError as exc:
+            raise CratesError(f"cannot write the dataset: {exc.filename or self.out}: "
+                              f"{exc.strerror or exc}") from None
+
+    def add_chunks(self, plan) -> list[int]:
+        """Plan chunks (first game, games[, rotation]); return their numbers."""
+        first = len(self.m["chunks"])
+        for i, p in enumerate(plan):
+            self.m["chunks"].append(mf.chunk_record(first + i, *p))
+            self.m["chunk_size"] = max(self.m["chunk_size"], int(p[1]))
+            self.m["games"] = max(self.m["games"], int(p[0]) + int(p[1]))
+        return list(range(first, len(self.m["chunks"])))
+
+    def done(self, index: int, stats: dict) -> None:
+        chunk = self.m["chunks"][index]
+        chunk.update(stats)
+        chunk["state"] = "done"
+        self.run["chunks_run"] += 1
+        self.run["games_run"] += chunk["games"]
+        self.save()
+
+    def save(self) -> None:
+        self.run["wall_seconds"] = round(time.perf_counter() - self.t0, 3)
+        self.run["ended"] = mf.now()
+        mf.totals(self.m)
+        write_manifest(self.m, self.out)
+
+    def close(self, status: str = "complete") -> None:
+        self.run["status"] = status
+        self.m["status"] = status
+        if status == "complete":
+            self.m["finished"] = mf.now()
+        self.save()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.m["status"] == "running":
+            status = ("complete" if exc_type is None else
+                      "interrupted" if issubclass(exc_type, KeyboardInterrupt) else "failed")
+            try:
+                self.close(status)
+            except OSError:
+                if exc_type is None:
+                    raise
+        return False
+
+
 def parquet_rows(path: Path) -> int | None:
     """Rows in a Parquet file according to its footer, or None if it is missing or unreadable."""
     try:
@@ -161,8 +299,22 @@ def parquet_rows(path: Path) -> int | None:
         return None
 
 
+def read_manifest(path) -> dict:
+    """The manifest of the dataset in directory `path`, in the current schema
+    (`manifest.upgrade`); a missing, unreadable or foreign one is a one-line CratesError."""
+    path = Path(path)
+    try:
+        with open(path / MANIFEST, encoding="utf-8") as fh:
+            m = json.load(fh)
+    except FileNotFoundError:
+        raise CratesError(f"{path} is not a crates-sim dataset (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise CratesError(f"cannot read {path / MANIFEST}: {exc}") from None
+    return mf.upgrade(m, path / MANIFEST)
+
+
 class Dataset:
-    """A simulation dataset on disk.
+    """A dataset on disk (made by simulate, compare or balance: manifest['made_by']).
 
     `Dataset(path)` opens one that `crates simulate` (or `crates_sim.simulate`) wrote.
 
@@ -176,13 +328,7 @@ class Dataset:
 
     def __init__(self, path):
         self.path = Path(path)
-        try:
-            with open(self.path / MANIFEST, encoding="utf-8") as fh:
-                self.manifest = json.load(fh)
-        except FileNotFoundError:
-            raise CratesError(f"{self.path} is not a crates-sim dataset (no {MANIFEST})") from None
-        except (OSError, ValueError) as exc:
-            raise CratesError(f"cannot read {self.path / MANIFEST}: {exc}") from None
+        self.manifest = read_manifest(self.path)
 
     @property
     def complete(self) -> bool:

@@ -1,7 +1,9 @@
-"""Column schemas of the datasets that `crates simulate` writes.
+"""Column schemas of the datasets that `crates simulate`, `compare` and `balance` write.
 
-The engine fills plain numpy arrays with these names and dtypes; the runner turns them
-into Arrow tables (strings as dictionary-encoded categoricals) and Parquet files.
+The engine fills plain numpy arrays with these names and dtypes; `crates_sim.dataset` turns
+them into Arrow tables (strings as dictionary-encoded categoricals) and Parquet files.
+Datasets of a rotated design (compare, balance: the strategies rotated over the seats)
+add ROTATED_GAME_COLUMNS to games/ and ROTATED_HAND_COLUMNS to hands/.
 """
 
 import numpy as np
@@ -46,4 +48,19 @@ HAND_COLUMNS = {
     "plays": np.int16,
     "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)
     "reason": "category",  # one of REASONS
+}
+
+#: Added to games/ in a rotated design: which seating a row was played in, and the index of
+#: the seat's strategy in the manifest's `entries`.
+ROTATED_GAME_COLUMNS = {
+    "rotation": np.int8,
+    "entry": np.int8,
+}
+
+#: Added to hands/ in a rotated design (the seat's strategy changes with the rotation).
+ROTATED_HAND_COLUMNS = {
+    "rotation": np.int8,
+    "entry": np.int8,
+    "strategy": "category",
+    "team": np.int8,  # seat % 2 with partnerships, else the seat
 }

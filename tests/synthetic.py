@@ -8,14 +8,15 @@ from the totals), and a few knobs plant known answers for the tests.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from crates_sim import manifest as mf
 from crates_sim.cards import CRATES_HAND_SIZES
+from crates_sim.dataset import write_manifest
 from crates_sim.rules import Rules
 from crates_sim.schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
 
@@ -140,12 +141,17 @@ def write_dataset(out, games: int = 200, players: int = 4, partnerships: bool | 
             hsel = slice(lo * P * H, hi * P * H)
             pq.write_table(_table({k: v[hsel] for k, v in hcols.items()}, HAND_COLUMNS, levels),
                            out / "hands" / f"chunk-{c:06d}.parquet")
-    manifest = {
-        "preset": preset, "rules_spec": rules.describe(), "rules": rules.to_dict(), "players": P,
-        "partnerships": partners, "strategies": strategies, "seed": seed, "games": G,
-        "detail": detail, "status": "complete", "start_time": "2026-01-01T00:00:00",
-        "end_time": "2026-01-01T00:00:02", "wall_s": 2.0, "games_per_s": G / 2.0,
-        "command": f"crates simulate --games {G} --seed {seed} --out {out}",
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    # the manifest of `crates simulate`, through the one schema (crates_sim.manifest)
+    ident = mf.identity(rules, strategies, seed, G, detail)
+    plan = [(int(bounds[c]), int(bounds[c + 1] - bounds[c])) for c in range(chunks)]
+    manifest = mf.new_manifest(ident, rules.describe(), max(n for _, n in plan), plan,
+                               f"crates simulate --games {G} --seed {seed} --out {out}")
+    run = mf.new_run("inline", 1)
+    run.update(games_run=G, chunks_run=chunks, wall_seconds=2.0, status="complete")
+    manifest["runs"].append(run)
+    for c in manifest["chunks"]:
+        c["state"] = "done"
+    mf.totals(manifest)
+    manifest.update(status="complete", started="2026-01-01T00:00:00", finished="2026-01-01T00:00:02")
+    write_manifest(manifest, out)
     return out

@@ -65,7 +65,8 @@ def test_cli_report_and_errors(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "manifest.json").write_text("{}")
     res = runner.invoke(cli, ["report", str(tmp_path / "empty")])
-    assert res.exit_code != 0 and "games/" in res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert res.exit_code == 2 and len(lines) == 1 and "not a crates-sim dataset manifest" in lines[0], res.output
 
 
 def test_help_has_examples():
