@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from crates_sim.strategy import parse_strategies
 
 from . import stats
 from .data import Data, cluster_means, collect, load
-from .play import labels_for, play, rotations
+from .play import labels_for, open_dataset, play, seating_plan
 from .render import PALETTE, Document, ci_text, figure, num
 
 JACKKNIFE_GROUPS = 20
@@ -148,42 +149,72 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text).strip("._") or "variant"
 
 
-def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
-            workers: int | None = None, echo=print, scheduler: str | None = None) -> dict:
-    if games < 2:
-        raise CratesError("--games must be at least 2")
-    if not variants:
-        raise CratesError("give at least one variant, e.g. --variants classic,league")
-    rules = [Rules.from_spec(v, players) for v in variants]
-    labels = labels_for([r.describe() if ":" in v else v for v, r in zip(variants, rules, strict=True)])
+FAMILY_WORDS = {"crates": "Crates, lower scores win", "eights": "Crazy Eights, higher scores win"}
+
+
+def check_variants(variants: list[str], rules: list[Rules]) -> None:
+    """Refuse what cannot be compared: one variant, or variants of both families."""
+    if len(variants) < 2:
+        raise CratesError(f"--variants: {variants[0] if variants else 'one variant'} alone has nothing "
+                          f"to compare: give two or more (e.g. --variants classic,league), or run one "
+                          f"rule set with `crates simulate` and `crates report`")
+    families = {r.family for r in rules}
+    if len(families) > 1:
+        by = {f: next(v for v, r in zip(variants, rules, strict=True) if r.family == f) for f in families}
+        parts = [f"{by[f]} is {FAMILY_WORDS.get(f, f)}" for f in sorted(families)]
+        raise CratesError(f"--variants mixes game families ({'; '.join(parts)}): their measures are not "
+                          f"comparable, so run one `crates balance` per family")
+
+
+def strategy_specs(strategies) -> list[str]:
     specs = [s.strip() for s in (strategies.split(",") if isinstance(strategies, str) else strategies) if s.strip()]
     if not specs:
         raise CratesError("give at least one strategy")
     for spec in specs:
         parse_strategies(spec, 1)  # validates the name
-    if len(set(specs)) == 1:
-        specs = specs[:1]
-    for r in rules:
-        rotations(len(specs), r.players, r.partnerships)  # validate before running anything
+    return specs
+
+
+def command(variants, players, specs, games, seed, out, scheduler) -> str:
+    """The `crates balance` command line of this run (each variant manifest's `command`)."""
+    args = ["crates", "balance", "--variants", ",".join(variants), "--players", str(players),
+            "--strategies", ",".join(specs), "--games", str(games), "--seed", str(seed), "--out", str(out)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    return shlex.join(args)
+
+
+def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
+            workers: int | None = None, echo=print, scheduler: str | None = None) -> dict:
+    """Play each variant on the same deals and measure it; write OUT/ (docs/analysis.md).
+
+    strategies: one spec (every seat plays it), one spec per seat (that seating, rotated so
+    every strategy plays from every seat), or fewer specs rotated over the seats (two with
+    partnerships: one per team). Refused before anything is written: fewer than two
+    variants, variants of both game families, strategies that do not fit a variant.
+    """
+    if games < 2:
+        raise CratesError("--games must be at least 2")
+    if not variants:
+        raise CratesError("give at least two variants, e.g. --variants classic,league")
+    rules = [Rules.from_spec(v, players) for v in variants]
+    check_variants(variants, rules)
+    labels = labels_for([r.describe() if ":" in v else v for v, r in zip(variants, rules, strict=True)])
+    specs = strategy_specs(strategies)
+    plans = [seating_plan(specs, r.players, r.partnerships) for r in rules]  # validates before running
     out = Path(out)
     root = out / "variants"
     if root.exists() and any(root.rglob("*.parquet")):
         raise CratesError(f"{out} already holds balance results: give another --out")
+    cmd = command(variants, players, specs, games, seed, out, scheduler)
     t0 = time.perf_counter()
     rows = []
-    for label, r in zip(labels, rules, strict=True):
+    for label, r, (entries, entry_specs, plan) in zip(labels, rules, plans, strict=True):
         vdir = root / _slug(label)
-        echo(f"  {label}: {num(games)} games x {len(specs)} rotation(s)")
-        t = time.perf_counter()
-        play(r, specs, seed, 0, games, vdir, "hands", workers, scheduler=scheduler)
-        wall = time.perf_counter() - t
-        entries = labels_for(specs)
-        manifest = {"format": "crates-sim balance variant", "preset": r.preset_name, "rules": r.to_dict(),
-                    "rules_spec": r.describe(), "players": r.players, "partnerships": r.partnerships, "seed": seed,
-                    "games": games, "detail": "hands", "status": "complete", "strategies": None,
-                    "entries": entries, "wall_seconds": round(wall, 3),
-                    "rotations": [[entries[e] for e in rot] for rot in rotations(len(specs), r.players, r.partnerships)]}
-        (vdir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        echo(f"  {label}: {num(games)} games x {len(plan)} rotation(s)")
+        with open_dataset(vdir, r, entry_specs, plan, seed, "hands", "balance", cmd, entries) as writer:
+            play(r, entry_specs, seed, 0, games, vdir, "hands", workers, scheduler=scheduler, writer=writer,
+                 plan=plan)
         D = load(vdir)
         for m in measure(D):
             rows.append({"variant": label, **m.__dict__})
@@ -191,11 +222,13 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     diffs = differences(table, labels)
     table.to_csv(out / "measures.csv", index=False)
     diffs.to_csv(out / "differences.csv", index=False)
-    result = {"measures": table, "differences": diffs, "labels": labels, "strategies": specs, "games": games,
-              "seed": seed, "players": players, "wall": time.perf_counter() - t0}
+    shown = list(dict.fromkeys(specs))
+    result = {"measures": table, "differences": diffs, "labels": labels, "strategies": shown, "games": games,
+              "seed": seed, "players": players, "wall": time.perf_counter() - t0,
+              "seating": "every seat" if len(shown) == 1 else "rotated over the seats"}
     (out / "balance.json").write_text(json.dumps(
         {"variants": labels, "players": players, "strategies": specs, "games": games, "seed": seed,
-         "measures": table.to_dict("records"), "differences": diffs.to_dict("records"),
+         "command": cmd, "measures": table.to_dict("records"), "differences": diffs.to_dict("records"),
          "summary": summary_lines(diffs)}, indent=1, default=float))
     doc = document(result)
     result["paths"] = doc.write(out / "balance.html")
@@ -252,8 +285,9 @@ def document(result: dict) -> Document:
     labels, table = result["labels"], result["measures"]
     doc = Document(f"Rule variants side by side: {', '.join(labels)} ({result['players']} players)",
                    f"{num(result['games'])} games per variant (seed {result['seed']}; the same deals for every "
-                   f"variant that deals the same cards), strategies {', '.join(result['strategies'])} rotated over the "
-                   f"seats. Brackets are 95% CIs; differences are against {labels[0]}.")
+                   f"variant that deals the same cards), strategies {', '.join(result['strategies'])} "
+                   f"{'at every seat' if result.get('seating') == 'every seat' else 'rotated over the seats'}. "
+                   f"Brackets are 95% CIs; differences are against {labels[0]}.")
     sec = doc.section("Summary", "summary")
     sec.bullets(summary_lines(result["differences"]))
     wide = []

@@ -104,7 +104,9 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
                    "commas, e.g. classic,league,\"classic:seven_target=next\".")
 @click.option("--players", "-n", default=4, show_default=True, type=int, help="Number of players.")
 @click.option("--strategies", "-s", default="greedy,random", show_default=True,
-              help="Strategies, rotated over the seats (2 for partnership variants).")
+              help="One strategy for every seat; one per seat (a,b,c,d as `crates simulate` takes "
+                   "them), rotated so each plays from every seat; or fewer, rotated over the seats "
+                   "(2 for partnership variants: one per team).")
 @click.option("--games", "-g", default=1000, show_default=True, type=int, help="Deals per variant.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
 @click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
@@ -112,17 +114,22 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
               help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
 def balance(variants, players, strategies, games, seed, out, workers, scheduler):
-    """Measure rule variants side by side.
+    """Measure two or more rule variants of one game family side by side.
 
     Per variant: seat and dealer-position advantage, first-player advantage, pressure
     rate, hand length, dead and capped hands, the spread of final scores and a luck/skill
     index, with 95% CIs, a figure per measure and a plain-language summary of the largest
     differences. Writes OUT/balance.html (+ .md, PNGs), measures.csv, differences.csv,
     balance.json and each variant's games under OUT/variants/ (datasets for `crates report`).
+    Refused, with nothing written: a single variant (nothing to compare) and variants of
+    both families (Crates: lower scores win; Crazy Eights: higher scores win).
 
     \b
     Examples:
       crates balance --variants classic,league,serbian --games 2000 --out bal/presets
+      crates balance --variants classic,league --strategies greedy --out bal/greedy
+      crates balance --variants crazy-eights,very-crazy-eights --strategies greedy,greedy,random \\
+          --players 3 --out bal/eights
       crates balance --variants classic,"classic:seven_target=next" --strategies greedy,random \\
           --games 5000 --seed 3 --out bal/seven
     """
