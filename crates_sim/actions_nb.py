@@ -29,7 +29,6 @@ from .jit import kernel, leaf
 from .log_nb import log_reserve
 from .rng_nb import shuffle_cards
 from .state_nb import (
-    NSV,
     OPA0,
     RNG0,
     S_DIR,
@@ -59,6 +58,7 @@ from .state_nb import (
     SV_TOTAL,
     SV_VOID_FREE,
     SV_VOIDS,
+    at,
     unpack,
 )
 
@@ -105,8 +105,8 @@ def add_to_unit(G, s, field, v):
     g = unpack(G)
     sv = g.sv
     for q in range(g.st[S_N]):
-        if sv[q * NSV + SV_TEAM] == sv[s * NSV + SV_TEAM]:
-            sv[q * NSV + field] += v
+        if sv[at(q, SV_TEAM)] == sv[at(s, SV_TEAM)]:
+            sv[at(q, field)] += v
 
 @leaf
 def colour(suit):
@@ -117,16 +117,16 @@ def pressure(G, p):
     """Stock empty: seat p takes a pressure; reshuffle, or end the hand `dead`."""
     g = unpack(G)
     R, st, sv, stock, pile = g.rules, g.st, g.sv, g.stock, g.pile
-    k = sv[p * NSV + SV_PRESS_K]
+    k = sv[at(p, SV_PRESS_K)]
     points = np.int64(5) << min(k, 56)
     if R[K_PSCOPE_TEAM] != 0:
         add_to_unit(G, p, SV_PRESS_K, 1)
     else:
-        sv[p * NSV + SV_PRESS_K] += 1
-    sv[p * NSV + SV_G_PRESSURES] += 1
-    sv[p * NSV + SV_G_PPOINTS] += points
-    sv[p * NSV + SV_H_PRESSURES] += 1
-    sv[p * NSV + SV_H_PPOINTS] += points
+        sv[at(p, SV_PRESS_K)] += 1
+    sv[at(p, SV_G_PRESSURES)] += 1
+    sv[at(p, SV_G_PPOINTS)] += points
+    sv[at(p, SV_H_PRESSURES)] += 1
+    sv[at(p, SV_H_PPOINTS)] += points
     add_to_unit(G, p, SV_TOTAL, points)
     m = st[S_PILE_N] - 1
     if m <= 0:
@@ -175,11 +175,11 @@ def take_top(G, p, why):
     st, sv, hands, stock = g.st, g.sv, g.hands, g.stock
     st[S_STOCK_N] -= 1
     card = stock[st[S_STOCK_N]]
-    hands[p * 52 + sv[p * NSV + SV_HAND_N]] = card
-    sv[p * NSV + SV_HAND_N] += 1
-    sv[p * NSV + SV_H_DRAWS] += 1
-    if sv[p * NSV + SV_VOIDS] != 0:
-        sv[p * NSV + SV_VOID_FREE] += 1  # a card drawn after the void may be of that suit
+    hands[p * 52 + sv[at(p, SV_HAND_N)]] = card
+    sv[at(p, SV_HAND_N)] += 1
+    sv[at(p, SV_H_DRAWS)] += 1
+    if sv[at(p, SV_VOIDS)] != 0:
+        sv[at(p, SV_VOID_FREE)] += 1  # a card drawn after the void may be of that suit
     lp = log_reserve(G, EV_DRAW, 3)
     if lp >= 0:
         g.log[lp] = p
@@ -201,9 +201,9 @@ def note_void(G, p):
     """Seat p could not play: it showed it holds no card of the current suit (public)."""
     g = unpack(G)
     st, sv = g.st, g.sv
-    if sv[p * NSV + SV_VOIDS] == 0:
-        sv[p * NSV + SV_VOID_FREE] = 0
-    sv[p * NSV + SV_VOIDS] |= 1 << st[S_SUIT]
+    if sv[at(p, SV_VOIDS)] == 0:
+        sv[at(p, SV_VOID_FREE)] = 0
+    sv[at(p, SV_VOIDS)] |= 1 << st[S_SUIT]
 
 @kernel
 def draw_n(G, p, k, why):
@@ -216,18 +216,18 @@ def remove_card(G, p, card):
     """Take `card` out of seat p's hand (the last card fills its place)."""
     g = unpack(G)
     st, sv, hands = g.st, g.sv, g.hands
-    n = sv[p * NSV + SV_HAND_N]
-    at = G[OPA0 + st[S_PICK]]  # where the option just chosen sits, if it is this card
-    if at < 0 or at >= n or hands[p * 52 + at] != card:
-        at = -1
+    n = sv[at(p, SV_HAND_N)]
+    where = G[OPA0 + st[S_PICK]]  # where the option just chosen sits, if it is this card
+    if where < 0 or where >= n or hands[p * 52 + where] != card:
+        where = -1
         for i in range(n):
             if hands[p * 52 + i] == card:
-                at = i
+                where = i
                 break
-        if at < 0:
+        if where < 0:
             return
-    hands[p * 52 + at] = hands[p * 52 + n - 1]
-    sv[p * NSV + SV_HAND_N] = n - 1
+    hands[p * 52 + where] = hands[p * 52 + n - 1]
+    sv[at(p, SV_HAND_N)] = n - 1
 
 @leaf
 def put_on_pile(G, p, card, call, announce):
@@ -239,7 +239,7 @@ def put_on_pile(G, p, card, call, announce):
     st[S_TOP] = card
     st[S_RANK] = card // 4
     st[S_SUIT] = call if call >= 0 else card % 4
-    sv[p * NSV + SV_H_PLAYS] += 1
+    sv[at(p, SV_H_PLAYS)] += 1
     st[S_PASSES] = 0
     lp = log_reserve(G, EV_PLAY, 4)
     if lp >= 0:
@@ -259,7 +259,7 @@ def legal_options(G, p):
     suit = st[S_SUIT]
     rank = st[S_RANK]
     base = p * 52
-    for i in range(sv[p * NSV + SV_HAND_N]):
+    for i in range(sv[at(p, SV_HAND_N)]):
         c = hands[base + i]
         e = R[EFFECT + c]
         # branch-free: whether a random hand's card matches is unpredictable
@@ -274,7 +274,7 @@ def count_options(G, p):
     g = unpack(G)
     R, sv, hands, opts = g.rules, g.sv, g.hands, g.opts
     k = 0
-    for i in range(sv[p * NSV + SV_HAND_N]):
+    for i in range(sv[at(p, SV_HAND_N)]):
         c = hands[p * 52 + i]
         if R[COUNT_ADD + c] > 0:
             opts[k] = c
@@ -291,4 +291,4 @@ def penalise(G, p, missed):
     if g.rules[K_PENALTY] == PEN_IMMEDIATE:
         draw_n(G, p, 2, W_PENALTY)
     else:
-        g.sv[p * NSV + SV_OWE] = 1
+        g.sv[at(p, SV_OWE)] = 1

@@ -24,13 +24,13 @@ from .cards import (
 from .decide_nb import decide_fast, play_chosen
 from .jit import kernel
 from .state_nb import (
-    NSV,
     S_COUNT,
     S_ENDED,
     S_N,
     S_OUT_SEQ,
     SV_HAND_N,
     SV_OUT_ORDER,
+    at,
     unpack,
 )
 
@@ -45,12 +45,12 @@ def count_resolved(G):
     best = np.int64(1) << 60
     any_emptied = False
     for q in range(n):
-        if sv[q * NSV + SV_OUT_ORDER] >= 0:
+        if sv[at(q, SV_OUT_ORDER)] >= 0:
             any_emptied = True
-            if sv[q * NSV + SV_HAND_N] == 0 and sv[q * NSV + SV_OUT_ORDER] < best:
-                best = sv[q * NSV + SV_OUT_ORDER]
+            if sv[at(q, SV_HAND_N)] == 0 and sv[at(q, SV_OUT_ORDER)] < best:
+                best = sv[at(q, SV_OUT_ORDER)]
                 first = q
-            sv[q * NSV + SV_OUT_ORDER] = -1
+            sv[at(q, SV_OUT_ORDER)] = -1
     if not any_emptied:
         return
     if first >= 0:
@@ -96,17 +96,17 @@ def count_turn(G, p):
     if st[S_ENDED] != 0:
         return
     if R[K_FAMILY] != FAMILY_CRATES:
-        if sv[p * NSV + SV_HAND_N] == 0:
+        if sv[at(p, SV_HAND_N)] == 0:
             end_hand(G, REASON_OUT, p)
             return
     else:
         penalise(G, p, missed)
         if st[S_ENDED] != 0:
             return
-        if sv[p * NSV + SV_HAND_N] == 0:
+        if sv[at(p, SV_HAND_N)] == 0:
             if R[K_OUT] == OUT_IMMEDIATE:
                 end_hand(G, REASON_OUT, p)
                 return
             st[S_OUT_SEQ] += 1
-            sv[p * NSV + SV_OUT_ORDER] = st[S_OUT_SEQ]
+            sv[at(p, SV_OUT_ORDER)] = st[S_OUT_SEQ]
     advance(G, p, 1)

@@ -57,7 +57,6 @@ from .decide_nb import call_suit, decide_fast, play_chosen
 from .jit import inline_once, kernel, leaf
 from .log_nb import log_call
 from .state_nb import (
-    NSV,
     S_AGAIN,
     S_COUNT,
     S_DEALER,
@@ -73,6 +72,7 @@ from .state_nb import (
     SV_HAND_N,
     SV_OUT_ORDER,
     SV_OWE,
+    at,
     unpack,
 )
 
@@ -96,7 +96,7 @@ def crates_effect(G, p, card):
         for i in range(1, n):
             draw_one(G, seat_after(G, p, i), W_FIVE)
     elif eff == E_SIX:
-        if sv[p * NSV + SV_HAND_N] == 0:
+        if sv[at(p, SV_HAND_N)] == 0:
             draw_one(G, p, W_COOPER)
             if st[S_ENDED] == 0:
                 advance(G, p, 1)
@@ -115,10 +115,10 @@ def crates_effect(G, p, card):
             draw_one(G, seat_after(G, p, -1), W_JACK)
     if st[S_ENDED] != 0:
         return 0
-    if sv[p * NSV + SV_HAND_N] == 0:
+    if sv[at(p, SV_HAND_N)] == 0:
         if st[S_COUNT] > 0:
             st[S_OUT_SEQ] += 1
-            sv[p * NSV + SV_OUT_ORDER] = st[S_OUT_SEQ]
+            sv[at(p, SV_OUT_ORDER)] = st[S_OUT_SEQ]
         else:
             end_hand(G, REASON_OUT, p)
             return 0
@@ -155,7 +155,7 @@ def crates_play_step(G, p, again):
     penalise(G, p, missed)
     if st[S_ENDED] != 0:
         return 0
-    if sv[p * NSV + SV_HAND_N] == 0 and R[K_OUT] == OUT_IMMEDIATE and eff != E_SIX:
+    if sv[at(p, SV_HAND_N)] == 0 and R[K_OUT] == OUT_IMMEDIATE and eff != E_SIX:
         end_hand(G, REASON_OUT, p)
         return 0
     return crates_effect(G, p, card)
@@ -166,8 +166,8 @@ def crates_turn(G, p):
     g = unpack(G)
     R, st, sv = g.rules, g.st, g.sv
     if st[S_AGAIN] == 0:
-        if sv[p * NSV + SV_OWE] != 0:
-            sv[p * NSV + SV_OWE] = 0
+        if sv[at(p, SV_OWE)] != 0:
+            sv[at(p, SV_OWE)] = 0
             draw_n(G, p, 2, W_PENALTY)
             if st[S_ENDED] != 0:
                 return
@@ -231,8 +231,8 @@ def settle_penalties(G):
     st[S_ENDED] = 0
     for i in range(1, n + 1):
         q = seat_after(G, start, i)
-        if sv[q * NSV + SV_OWE] != 0:
-            sv[q * NSV + SV_OWE] = 0
+        if sv[at(q, SV_OWE)] != 0:
+            sv[at(q, SV_OWE)] = 0
             draw_n(G, q, 2, W_PENALTY)
             if st[S_ENDED] != 0:
                 break

@@ -66,7 +66,6 @@ from .jit import kernel, leaf
 from .state_nb import (
     FN0,
     N_PARAMS,
-    NSV,
     OBS0,
     S_COUNT,
     S_DEALER,
@@ -103,6 +102,7 @@ from .state_nb import (
     SV_VOID_FREE,
     SV_VOIDS,
     TMP_SEEN,
+    at,
     decision_views,
     stream,
     unpack,
@@ -133,18 +133,18 @@ def fill_obs(G, p, phase, played):
     obs[O_PLAYED] = played
     obs[O_N_HANDS] = R[K_MAX_HANDS]
     # the dealer names the upcard's suit before seeing the cards
-    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[p * NSV + SV_HAND_N]
+    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[at(p, SV_HAND_N)]
     for q in range(n):
         base = O_SEATS + q * O_PER_SEAT
-        obs[base + OS_HAND_N] = sv[q * NSV + SV_HAND_N]
-        obs[base + OS_TOTAL] = sv[q * NSV + SV_TOTAL]
-        obs[base + OS_PRESSURES] = sv[q * NSV + SV_G_PRESSURES]
-        obs[base + OS_LAST_CARD] = 1 if sv[q * NSV + SV_HAND_N] == 1 else 0
-        obs[base + OS_OWE] = sv[q * NSV + SV_OWE]
-        obs[base + OS_PRESS_K] = sv[q * NSV + SV_PRESS_K]
-        obs[base + OS_OUT_ORDER] = sv[q * NSV + SV_OUT_ORDER]
-        obs[base + OS_VOIDS] = sv[q * NSV + SV_VOIDS]
-        obs[base + OS_VOID_FREE] = sv[q * NSV + SV_VOID_FREE]
+        obs[base + OS_HAND_N] = sv[at(q, SV_HAND_N)]
+        obs[base + OS_TOTAL] = sv[at(q, SV_TOTAL)]
+        obs[base + OS_PRESSURES] = sv[at(q, SV_G_PRESSURES)]
+        obs[base + OS_LAST_CARD] = 1 if sv[at(q, SV_HAND_N)] == 1 else 0
+        obs[base + OS_OWE] = sv[at(q, SV_OWE)]
+        obs[base + OS_PRESS_K] = sv[at(q, SV_PRESS_K)]
+        obs[base + OS_OUT_ORDER] = sv[at(q, SV_OUT_ORDER)]
+        obs[base + OS_VOIDS] = sv[at(q, SV_VOIDS)]
+        obs[base + OS_VOID_FREE] = sv[at(q, SV_VOID_FREE)]
     obs[O_PASSES] = st[S_PASSES]
     obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
@@ -239,7 +239,7 @@ def play_chosen(G, p, card):
     R, st, sv, hands = g.rules, g.st, g.sv, g.hands
     cur_suit = st[S_SUIT]
     remove_card(G, p, card)
-    left = sv[p * NSV + SV_HAND_N]
+    left = sv[at(p, SV_HAND_N)]
     call = -1
     eff = R[EFFECT + card]
     if (eff == E_WILD or eff == E_WILD9) and left > 0:

@@ -85,6 +85,7 @@ from .state_nb import (
     T_GAMES,
     TMP_DECK,
     TMP_SEEN,
+    at,
     new_state,
     stream,
     unpack,
@@ -135,15 +136,15 @@ def lay_out(G, deck, d, hand_no):
     st[S_AGAIN] = 0
     st[S_OUT_SEQ] = 0
     for q in range(n):
-        sv[q * NSV + SV_HAND_N] = 0
-        sv[q * NSV + SV_OWE] = 0
-        sv[q * NSV + SV_OUT_ORDER] = -1
-        sv[q * NSV + SV_H_DRAWS] = 0
-        sv[q * NSV + SV_H_PLAYS] = 0
-        sv[q * NSV + SV_H_PRESSURES] = 0
-        sv[q * NSV + SV_H_PPOINTS] = 0
-        sv[q * NSV + SV_VOIDS] = 0
-        sv[q * NSV + SV_VOID_FREE] = 0
+        sv[at(q, SV_HAND_N)] = 0
+        sv[at(q, SV_OWE)] = 0
+        sv[at(q, SV_OUT_ORDER)] = -1
+        sv[at(q, SV_H_DRAWS)] = 0
+        sv[at(q, SV_H_PLAYS)] = 0
+        sv[at(q, SV_H_PRESSURES)] = 0
+        sv[at(q, SV_H_PPOINTS)] = 0
+        sv[at(q, SV_VOIDS)] = 0
+        sv[at(q, SV_VOID_FREE)] = 0
     i = 0
     for j in range(size):
         q = dealer
@@ -152,7 +153,7 @@ def lay_out(G, deck, d, hand_no):
             hands[q * 52 + j] = deck[i]
             i += 1
     for q in range(n):
-        sv[q * NSV + SV_HAND_N] = size
+        sv[at(q, SV_HAND_N)] = size
     up = deck[i]
     i += 1
     pile[0] = up
@@ -193,8 +194,8 @@ def start_game(G, seed, game):
     n = st[S_N]
     for q in range(n):
         for f in range(NSV):
-            sv[q * NSV + f] = 0
-        sv[q * NSV + SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
+            sv[at(q, f)] = 0
+        sv[at(q, SV_TEAM)] = q % 2 if R[K_PARTNER] != 0 else q
         seed_stream(rng, stream(1 + q), seed, game, 100 + q)
     seed_stream(rng, stream(0), seed, game, 1)
     st[S_FIRST_DEALER] = rand_below(rng, stream(0), n) if R[K_FIRST_DEALER] < 0 else 0
@@ -285,8 +286,8 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
     start_game(G, np.uint64(0), 0)
     st[S_FIRST_DEALER] = (first_dealer - hand_no + 1) % st[S_N]
     for q in range(st[S_N]):
-        sv[q * NSV + SV_TOTAL] = totals[q, 0]
-        sv[q * NSV + SV_PRESS_K] = totals[q, 1]
+        sv[at(q, SV_TOTAL)] = totals[q, 0]
+        sv[at(q, SV_PRESS_K)] = totals[q, 1]
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
     rows = np.zeros((st[S_N], N_HAND_FIELDS), dtype=np.int32)

@@ -41,7 +41,6 @@ from .decide_nb import decide_fast, play_chosen
 from .jit import inline_once, kernel
 from .log_nb import log_reserve
 from .state_nb import (
-    NSV,
     S_COUNT,
     S_DIR,
     S_ENDED,
@@ -49,6 +48,7 @@ from .state_nb import (
     S_PASSES,
     S_STOCK_N,
     SV_HAND_N,
+    at,
     unpack,
 )
 
@@ -77,7 +77,7 @@ def eights_play(G, p, card):
     play_chosen(G, p, card)
     if st[S_ENDED] != 0:
         return
-    if sv[p * NSV + SV_HAND_N] == 0:
+    if sv[at(p, SV_HAND_N)] == 0:
         end_hand(G, REASON_OUT, p)
         return
     skip = 1

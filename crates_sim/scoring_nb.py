@@ -55,7 +55,6 @@ from .state_nb import (
     H_SIZE,
     H_THREES,
     H_TURNS,
-    NSV,
     S_DEALER,
     S_HAND,
     S_N,
@@ -84,6 +83,7 @@ from .state_nb import (
     TMP_POINTS,
     TMP_THREES,
     TMP_VALUES,
+    at,
     unpack,
 )
 
@@ -138,7 +138,7 @@ def eights_payout(G, out):
     s = 0
     for q in range(n):
         if q != out:
-            for i in range(sv[q * NSV + SV_HAND_N]):
+            for i in range(sv[at(q, SV_HAND_N)]):
                 s += R[VALUE + hands[q * 52 + i]]
     return (2 * s + (n - 1)) // (2 * (n - 1))
 
@@ -161,7 +161,7 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
     tmp[TMP_POINTS:TMP_HOME + 8] = 0
     if crates:
         for q in range(n):
-            pts, t, cv, hr = score_crates_hand(R, hands[q * 52:q * 52 + 52], sv[q * NSV + SV_HAND_N], tmp[TMP_VALUES:TMP_VALUES + 64])
+            pts, t, cv, hr = score_crates_hand(R, hands[q * 52:q * 52 + 52], sv[at(q, SV_HAND_N)], tmp[TMP_VALUES:TMP_VALUES + 64])
             points[q] = pts
             threes[q] = t
             covered[q] = cv
@@ -169,24 +169,24 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
             add_to_unit(G, q, SV_TOTAL, pts)
     else:
         for q in range(n):
-            for i in range(sv[q * NSV + SV_HAND_N]):
+            for i in range(sv[at(q, SV_HAND_N)]):
                 if hands[q * 52 + i] // 4 == 2:
                     threes[q] += 1
         out = st[S_OUT]
         if reason == REASON_OUT and out >= 0:
             points[out] = eights_payout(G, out)
-            sv[out * NSV + SV_TOTAL] += points[out]
+            sv[at(out, SV_TOTAL)] += points[out]
     if reason == REASON_CAP:
         stats[T_CAPPED] += 1
     elif reason == REASON_DEAD:
         stats[T_DEAD] += 1
     stats[T_TURNS] += st[S_TURNS]
     for q in range(n):
-        is_out = reason == REASON_OUT and (sv[q * NSV + SV_HAND_N] == 0 or q == st[S_OUT])
-        sv[q * NSV + SV_HANDS_OUT] += 1 if is_out else 0
-        sv[q * NSV + SV_HOME_RUNS] += home[q]
-        sv[q * NSV + SV_CAPPED] += 1 if reason == REASON_CAP else 0
-        sv[q * NSV + SV_HANDS] += 1
+        is_out = reason == REASON_OUT and (sv[at(q, SV_HAND_N)] == 0 or q == st[S_OUT])
+        sv[at(q, SV_HANDS_OUT)] += 1 if is_out else 0
+        sv[at(q, SV_HOME_RUNS)] += home[q]
+        sv[at(q, SV_CAPPED)] += 1 if reason == REASON_CAP else 0
+        sv[at(q, SV_HANDS)] += 1
         if want_rows:
             r = row0 + q
             hand_rows[r, H_GAME] = game_row
@@ -196,15 +196,15 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
             hand_rows[r, H_POS] = (q - st[S_DEALER] + n) % n
             hand_rows[r, H_SEAT] = q
             hand_rows[r, H_POINTS] = points[q]
-            hand_rows[r, H_CARDS_LEFT] = sv[q * NSV + SV_HAND_N]
+            hand_rows[r, H_CARDS_LEFT] = sv[at(q, SV_HAND_N)]
             hand_rows[r, H_THREES] = threes[q]
             hand_rows[r, H_COVERED] = covered[q]
             hand_rows[r, H_HOME_RUN] = home[q]
             hand_rows[r, H_OUT] = 1 if is_out else 0
-            hand_rows[r, H_PRESSURES] = sv[q * NSV + SV_H_PRESSURES]
-            hand_rows[r, H_PPOINTS] = sv[q * NSV + SV_H_PPOINTS]
-            hand_rows[r, H_DRAWS] = sv[q * NSV + SV_H_DRAWS]
-            hand_rows[r, H_PLAYS] = sv[q * NSV + SV_H_PLAYS]
+            hand_rows[r, H_PRESSURES] = sv[at(q, SV_H_PRESSURES)]
+            hand_rows[r, H_PPOINTS] = sv[at(q, SV_H_PPOINTS)]
+            hand_rows[r, H_DRAWS] = sv[at(q, SV_H_DRAWS)]
+            hand_rows[r, H_PLAYS] = sv[at(q, SV_H_PLAYS)]
             hand_rows[r, H_TURNS] = st[S_TURNS]
             hand_rows[r, H_REASON] = reason
     lp = log_reserve(G, EV_HAND_END, 3 + 2 * n)
@@ -215,7 +215,7 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
         log[lp + 2] = st[S_OUT]
         for q in range(n):
             log[lp + 3 + q] = points[q]
-            log[lp + 3 + n + q] = sv[q * NSV + SV_TOTAL]
+            log[lp + 3 + n + q] = sv[at(q, SV_TOTAL)]
     return n if want_rows else 0
 
 @kernel
@@ -227,7 +227,7 @@ def game_over(G, hand_no):
     if hand_no >= R[K_MAX_HANDS]:
         return True
     for q in range(st[S_N]):
-        if sv[q * NSV + SV_TOTAL] >= R[K_TARGET]:
+        if sv[at(q, SV_TOTAL)] >= R[K_TARGET]:
             return True
     return False
 
@@ -238,43 +238,43 @@ def finish_game(G, games_out, win_out, row0):
     R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
     lower_wins = R[K_FAMILY] == FAMILY_CRATES
-    best = sv[0 * NSV + SV_TOTAL]
+    best = sv[at(0, SV_TOTAL)]
     for q in range(n):
-        t = sv[q * NSV + SV_TOTAL]
+        t = sv[at(q, SV_TOTAL)]
         if (lower_wins and t < best) or (not lower_wins and t > best):
             best = t
     units = 0
     n_win = 0
     for q in range(n):
-        if sv[q * NSV + SV_TOTAL] == best:
+        if sv[at(q, SV_TOTAL)] == best:
             n_win += 1
-            if sv[q * NSV + SV_TEAM] == q:  # count each team once (by its lower seat)
+            if sv[at(q, SV_TEAM)] == q:  # count each team once (by its lower seat)
                 units += 1
     for q in range(n):
-        t = sv[q * NSV + SV_TOTAL]
+        t = sv[at(q, SV_TOTAL)]
         rank = 1
         for o in range(n):
-            u = sv[o * NSV + SV_TOTAL]
+            u = sv[at(o, SV_TOTAL)]
             if (lower_wins and u < t) or (not lower_wins and u > t):
                 rank += 1
         r = row0 + q
         games_out[r, G_TOTAL] = t
         games_out[r, G_RANK] = rank
-        games_out[r, G_PRESSURES] = sv[q * NSV + SV_G_PRESSURES]
-        games_out[r, G_PPOINTS] = sv[q * NSV + SV_G_PPOINTS]
-        games_out[r, G_HANDS_OUT] = sv[q * NSV + SV_HANDS_OUT]
-        games_out[r, G_HOME_RUNS] = sv[q * NSV + SV_HOME_RUNS]
-        games_out[r, G_CAPPED] = sv[q * NSV + SV_CAPPED]
-        games_out[r, G_HANDS] = sv[q * NSV + SV_HANDS]
+        games_out[r, G_PRESSURES] = sv[at(q, SV_G_PRESSURES)]
+        games_out[r, G_PPOINTS] = sv[at(q, SV_G_PPOINTS)]
+        games_out[r, G_HANDS_OUT] = sv[at(q, SV_HANDS_OUT)]
+        games_out[r, G_HOME_RUNS] = sv[at(q, SV_HOME_RUNS)]
+        games_out[r, G_CAPPED] = sv[at(q, SV_CAPPED)]
+        games_out[r, G_HANDS] = sv[at(q, SV_HANDS)]
         win_out[r] = 1.0 / units if t == best else 0.0
     lp = log_reserve(G, EV_GAME_END, n + 1 + n_win)
     if lp >= 0:
         log = g.log
         for q in range(n):
-            log[lp + q] = sv[q * NSV + SV_TOTAL]
+            log[lp + q] = sv[at(q, SV_TOTAL)]
         log[lp + n] = n_win
         k = lp + n + 1
         for q in range(n):
-            if sv[q * NSV + SV_TOTAL] == best:
+            if sv[at(q, SV_TOTAL)] == best:
                 log[k] = q
                 k += 1

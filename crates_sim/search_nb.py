@@ -88,6 +88,7 @@ from .state_nb import (
     SV_VOID_FREE,
     SV_VOIDS,
     TMP_VALUES,
+    at,
     new_state,
     stream,
     unpack,
@@ -127,15 +128,15 @@ def position_from_view(obs, hand, pile, policy, engine):
         g.pile[i] = pile[i]
     for q in range(n):
         b = O_SEATS + q * O_PER_SEAT
-        sv[q * NSV + SV_HAND_N] = obs[b + OS_HAND_N]
-        sv[q * NSV + SV_TOTAL] = obs[b + OS_TOTAL]
-        sv[q * NSV + SV_G_PRESSURES] = obs[b + OS_PRESSURES]
-        sv[q * NSV + SV_OWE] = obs[b + OS_OWE]
-        sv[q * NSV + SV_PRESS_K] = obs[b + OS_PRESS_K]
-        sv[q * NSV + SV_OUT_ORDER] = obs[b + OS_OUT_ORDER]
-        sv[q * NSV + SV_VOIDS] = obs[b + OS_VOIDS]
-        sv[q * NSV + SV_VOID_FREE] = obs[b + OS_VOID_FREE]
-        sv[q * NSV + SV_TEAM] = q % 2 if R[K_PARTNER] != 0 else q
+        sv[at(q, SV_HAND_N)] = obs[b + OS_HAND_N]
+        sv[at(q, SV_TOTAL)] = obs[b + OS_TOTAL]
+        sv[at(q, SV_G_PRESSURES)] = obs[b + OS_PRESSURES]
+        sv[at(q, SV_OWE)] = obs[b + OS_OWE]
+        sv[at(q, SV_PRESS_K)] = obs[b + OS_PRESS_K]
+        sv[at(q, SV_OUT_ORDER)] = obs[b + OS_OUT_ORDER]
+        sv[at(q, SV_VOIDS)] = obs[b + OS_VOIDS]
+        sv[at(q, SV_VOID_FREE)] = obs[b + OS_VOID_FREE]
+        sv[at(q, SV_TEAM)] = q % 2 if R[K_PARTNER] != 0 else q
     for i in range(hand.shape[0]):
         hands[me * 52 + i] = hand[i]
     return G
@@ -208,13 +209,13 @@ def hand_value(G, me, base_ppoints):
         mine = 0.0
         theirs = 0.0
         n_theirs = 0
-        my_team = sv[me * NSV + SV_TEAM]
+        my_team = sv[at(me, SV_TEAM)]
         for q in range(n):
             pts, _, _, _ = score_crates_hand(R, hands[q * 52:q * 52 + 52],
-                                             sv[q * NSV + SV_HAND_N],
+                                             sv[at(q, SV_HAND_N)],
                                              tmp[TMP_VALUES:TMP_VALUES + 64])
-            cost = pts + sv[q * NSV + SV_G_PPOINTS] - base_ppoints[q]
-            if sv[q * NSV + SV_TEAM] == my_team:
+            cost = pts + sv[at(q, SV_G_PPOINTS)] - base_ppoints[q]
+            if sv[at(q, SV_TEAM)] == my_team:
                 mine += cost
             else:
                 theirs += cost

@@ -10,7 +10,7 @@ statistics T_*, the illegal-choice record ERR_*).
 
     R        int64[RULES_LEN]      rules array (cards.py), a copy
     st       int64[NST]            scalars, S_* below
-    sv       int64[7 * NSV]        per-seat values: sv[seat * NSV + SV_*]
+    sv       int64[7 * NSV]        per-seat values: sv[at(seat, SV_*)]
     hands    int64[7 * 52]         seat s's cards: hands[s * 52:s * 52 + its SV_HAND_N]
     stock    int64[52]             stock[:st[S_STOCK_N]], top card last
     pile     int64[52]             discard pile[:st[S_PILE_N]], top card last
@@ -111,6 +111,12 @@ LOG0 = S_LEN  # the log, when tracing, fills the rest of G
 
 
 @leaf
+def at(seat, field):
+    """Where a seat's per-seat value sits in `sv` (a view from `unpack`): sv[at(seat, SV_*)]."""
+    return seat * NSV + field
+
+
+@leaf
 def stream(r):
     """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
@@ -158,7 +164,7 @@ def unpack(G):
     """Named views of G (a `Views`)."""
     R = G[R0:RNG0]
     st = G[0:NST]
-    sv = G[SV0:HD0]  # sv[seat * NSV + field]
+    sv = G[SV0:HD0]  # sv[at(seat, field)]
     hands = G[HD0:STK0]  # hands[seat * 52 + i]
     stock = G[STK0:PIL0]
     pile = G[PIL0:OBS0]
