@@ -58,7 +58,7 @@ def sections(text: str, level: str) -> dict[str, str]:
     """Heading -> text of each section of this level ('##' or '###')."""
     out = {}
     parts = re.split(rf"^{level} (.+)$", text, flags=re.M)
-    for title, body in zip(parts[1::2], parts[2::2]):
+    for title, body in zip(parts[1::2], parts[2::2], strict=True):
         out[title.strip()] = re.split(r"^#{2,3} ", body, flags=re.M)[0]
     return out
 
