@@ -107,6 +107,7 @@ from .state_nb import (
     stream,
     unpack,
 )
+from .strategy_ids import RANDOM
 
 
 @leaf
@@ -200,7 +201,7 @@ def decide_fast(G, p, phase, n_opts, played):
     (random reads only the phase)."""
     g = unpack(G)
     st = g.st
-    if g.strat[p] != 0 or st[S_FORCE] >= 0:
+    if g.strat[p] != RANDOM or st[S_FORCE] >= 0:
         return decide(G, p, phase, n_opts, played)
     obs = g.obs
     obs[O_PHASE] = phase

@@ -3,7 +3,7 @@
 Contract: `choose_nb(sid, params, obs, hand, pile, options, rng)` returns the option index
 chosen by built-in strategy `sid` (0 <= sid < N_INLINE), or -1 for any other id (the
 engine reports that as an illegal choice). Ids are the first field of
-`crates_sim.strategy.BUILTINS`. Strategies with an id of N_INLINE or more (pimc, users'
+`crates_sim.strategy_ids`. Strategies with an id of N_INLINE or more (pimc, users'
 functions) are not compiled into the engine: it calls them through the address of their
 adapter (`crates_sim.indirect`), so the engine is compiled once and cached whatever they are.
 """
@@ -18,26 +18,35 @@ from crates_sim.strategies.heuristic import (
 )
 
 from .jit import leaf
+from .strategy_ids import (
+    AGGRESSIVE,
+    DUMP3,
+    GREEDY,
+    HOARD3,
+    N_INLINE,
+    PARTNER,
+    RANDOM,
+    WEIGHTS,
+)
 
-#: built-in ids below this are compiled into the engine
-N_INLINE = 7
+__all__ = ["N_INLINE", "choose_nb"]
 
 
 @leaf
 def choose_nb(sid, params, obs, hand, pile, options, rng):
     """The option index chosen by built-in strategy `sid` (-1 for an unknown id)."""
-    if sid == 0:
+    if sid == RANDOM:
         return random_nb(params, obs, hand, pile, options, rng)
-    if sid == 1:
+    if sid == GREEDY:
         return greedy_nb(params, obs, hand, pile, options, rng)
-    if sid == 2:
+    if sid == HOARD3:
         return hoard3_nb(params, obs, hand, pile, options, rng)
-    if sid == 3:
+    if sid == DUMP3:
         return dump3_nb(params, obs, hand, pile, options, rng)
-    if sid == 4:
+    if sid == AGGRESSIVE:
         return aggressive_nb(params, obs, hand, pile, options, rng)
-    if sid == 5:
+    if sid == PARTNER:
         return partner_nb(params, obs, hand, pile, options, rng)
-    if sid == 6:
+    if sid == WEIGHTS:
         return weights_nb(params, obs, hand, pile, options, rng)
     return -1

@@ -13,6 +13,16 @@ import math
 from typing import NamedTuple
 
 from .errors import CratesError
+from .strategy_ids import (
+    AGGRESSIVE,
+    DUMP3,
+    GREEDY,
+    HOARD3,
+    PARTNER,
+    PIMC,
+    RANDOM,
+    WEIGHTS,
+)
 
 
 class Param(NamedTuple):
@@ -78,22 +88,22 @@ def parameters(**declared):
 #: parameters per seat (float64 row of the game state)
 N_PARAMS = 8
 
-#: built-in strategy name -> (id, description, {param: Param}). Ids below
-#: dispatch_nb.N_INLINE are compiled into the engine; the others (pimc) are called by
-#: address like a user's function (their adapter is `EXTERNAL[name]`).
+#: built-in strategy name -> (id, description, {param: Param}). Ids (strategy_ids) below
+#: N_INLINE are compiled into the engine; the others (pimc) are called by address like a
+#: user's function (their adapter is `EXTERNAL[name]`).
 _FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
 BUILTINS = {
-    "random": (0, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
-    "greedy": (1, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
-    "hoard3": (2, "greedy, but plays a 3 only when it is its only legal card", _FORGET),
-    "dump3": (3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
-    "aggressive": (4, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
+    "random": (RANDOM, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
+    "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
+    "hoard3": (HOARD3, "greedy, but plays a 3 only when it is its only legal card", _FORGET),
+    "dump3": (DUMP3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
+    "aggressive": (AGGRESSIVE, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
                    {"leader_weight": Param(1.0, 0.0, math.inf, "how much hitting the leader "
                                            "counts against shedding points"), **_FORGET}),
-    "partner": (5, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
+    "partner": (PARTNER, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
                 {**_FORGET, "feed_cost": Param(1000.0, 0.0, math.inf, "points a 7 at the "
                                                "partner costs (1000: never, unless forced)")}),
-    "weights": (6, "linear scorer over 8 option features (w0..w7), for tuning runs",
+    "weights": (WEIGHTS, "linear scorer over 8 option features (w0..w7), for tuning runs",
                 {"w0": Param(1.0, text="card value shed / 10"),
                  "w1": Param(-3.0, text="is a wild (8; 9 in Crates)"),
                  "w2": Param(-1.0, text="is a 3"),
@@ -102,7 +112,7 @@ BUILTINS = {
                  "w5": Param(0.5, text="my cards left in the suit the play makes current"),
                  "w6": Param(-10.0, text="is a draw or pass"),
                  "w7": Param(1.0, text="leaders and last-card opponents hit")}),
-    "pimc": (7, "determinised Monte Carlo: samples the unseen cards, plays each option out",
+    "pimc": (PIMC, "determinised Monte Carlo: samples the unseen cards, plays each option out",
              {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
                                whole=True), **_FORGET,
               "policy": Param(6.0, 1.0, 6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, "

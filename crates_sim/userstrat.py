@@ -31,9 +31,8 @@ import sys
 from pathlib import Path
 
 from .errors import CratesError
+from .strategy_ids import USER_BASE  # noqa: F401 (user functions' ids start here)
 
-#: strategy ids of user functions start here (built-ins are below; see strategy.BUILTINS)
-USER_BASE = 100
 #: the attribute `parameters` sets on a decision function
 PARAMS_ATTR = "crates_parameters"
 

@@ -43,8 +43,7 @@ from crates_sim.cards import (
 from crates_sim.jit import allocating
 from crates_sim.rng_nb import next_u64, shuffle_cards
 from crates_sim.strategies.builtin import announces, longest_suit
-
-GREEDY_ID = 1
+from crates_sim.strategy_ids import GREEDY, N_INLINE, RANDOM
 
 
 @allocating
@@ -112,8 +111,8 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
     policy = int(params[2])
-    if policy < 1 or policy > 6:  # rollouts use a built-in heuristic (not random, not pimc)
-        policy = GREEDY_ID
+    if policy <= RANDOM or policy >= N_INLINE:  # a heuristic compiled into the engine
+        policy = GREEDY
     base = E.position_from_view(obs, hand, pile, policy, engine)
     unseen = _unseen(obs, hand, pile)
     voids = np.zeros(n, dtype=np.int64)
