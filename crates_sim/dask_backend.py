@@ -18,6 +18,7 @@ import signal
 import uuid
 
 from .errors import CratesError
+from .workers import RunFailed, available_cpus, main_hidden
 
 #: Seconds to wait for an existing scheduler before giving up.
 CONNECT_TIMEOUT = 5
@@ -79,13 +80,14 @@ class DaskBackend:
     def __enter__(self):
         d = self.distributed
         if self.kind == "local":
-            from .runner import available_cpus
-
             n = self.target or available_cpus()
             try:
-                self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                              dashboard_address=None, silence_logs=logging.ERROR,
-                                              preload=[__name__])
+                # The workers start while main is hidden: they import no main script, so a
+                # script without an `if __name__ == "__main__":` guard works here too.
+                with main_hidden():
+                    self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1,
+                                                  processes=True, dashboard_address=None,
+                                                  silence_logs=logging.ERROR, preload=[__name__])
                 self.client = d.Client(self.cluster)
             except Exception as exc:
                 self.__exit__(None, None, None)
@@ -118,8 +120,6 @@ class DaskBackend:
                 yield by_key[fut.key], result
                 fut.release()
         except d.KilledWorker as exc:
-            from .runner import RunFailed
-
             raise RunFailed(f"a chunk killed its Dask worker repeatedly (out of memory?): {exc}") from None
 
     def abort(self):

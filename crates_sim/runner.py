@@ -17,13 +17,13 @@ Backends run `run_chunk(task)` over the pending chunks and yield results as chun
 Other commands can reuse them: `with make_backend(scheduler, workers) as b:` then
 `for task, result in b.run(fn, tasks)` runs the top-level function `fn` on each picklable
 task and yields results as they finish (workers started on first use, stopped on exit or
-error; Ctrl-C stops them).
+error; Ctrl-C stops them). `fn` must live in an importable module: worker processes import
+nothing from `__main__` (see workers.main_hidden), so scripts need no `__main__` guard.
 """
 
 from __future__ import annotations
 
 import hashlib
-import multiprocessing as mp
 import os
 import re
 import shlex
@@ -55,6 +55,7 @@ from .errors import CratesError
 from .progress import Progress
 from .rules import Rules
 from .strategy import parse_strategies
+from .workers import RunFailed, available_cpus, mp_context
 
 #: Largest automatic chunk (games per engine call and per file).
 DEFAULT_CHUNK_SIZE = 20_000
@@ -65,18 +66,7 @@ CHUNKS_PER_WORKER = 4
 DETAILS = ("hands", "games")
 
 
-class RunFailed(CratesError):
-    """A run stopped on an error; finished chunks are kept and the run can be resumed."""
-
-
 # ------------------------------------------------------------------------- planning
-def available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 def auto_chunk_size(games: int, workers: int) -> int:
     """At most DEFAULT_CHUNK_SIZE games, fewer so each worker gets about 4 chunks."""
     per = -(-games // (CHUNKS_PER_WORKER * max(1, workers)))
@@ -181,13 +171,9 @@ def _ignore_sigint():
 
 
 def _mp_context():
-    if sys.platform.startswith("linux"):
-        ctx = mp.get_context("forkserver")
-        # Workers fork from a server that has already imported the package (fast start);
-        # the server itself never runs kernels or starts threads.
-        ctx.set_forkserver_preload(["crates_sim.runner", "crates_sim.engine"])
-        return ctx
-    return mp.get_context("spawn")
+    # Forkserver on Linux, spawn elsewhere; the workers import no main script, so a plain
+    # script that calls simulate() without an `if __name__ == "__main__":` guard works.
+    return mp_context(preload=["crates_sim.runner", "crates_sim.engine"])
 
 
 class ProcessBackend:
@@ -213,7 +199,8 @@ class ProcessBackend:
             for fut in as_completed(futures):
                 yield futures[fut], fut.result()
         except BrokenProcessPool:
-            raise RunFailed("a worker process died (killed, or out of memory?)") from None
+            raise RunFailed("a worker process died (killed, out of memory, or it failed as it "
+                            "started: see any messages above)") from None
 
     def abort(self):
         if self.pool is None:

@@ -4,7 +4,11 @@
 damaged or not logs at all.
 """
 
+import ast
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -191,3 +195,94 @@ def test_a_missing_log_file(tmp_path):
     result = invoke("replay", tmp_path / "nope.jsonl")
     assert result.exit_code == 2 and "does not exist" in result.output
     assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------------ a script without a guard
+SCRIPT = '''\
+
+from crates_sim import simulate
+
+with open("ran.txt", "a") as fh:  # one line each time this file runs
+    fh.write("ran\\n")
+ds = simulate("classic", "random", games=400, seed=1, out="out", chunk_size=100, {how})
+run = ds.manifest["runs"][-1]
+print("result", ds.complete, run["backend"], run["chunks_run"])
+'''
+
+
+def _run_script(tmp_path, how):
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT.format(how=how))
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout, (tmp_path / "ran.txt").read_text()
+
+
+def test_a_script_without_a_main_guard_runs_on_worker_processes(tmp_path):
+    stdout, ran = _run_script(tmp_path, "workers=2")
+    assert "result True process 4" in stdout
+    assert ran == "ran\n"  # the workers did not run the script again
+    # the same games as a run in this process
+    import crates_sim
+
+    here = crates_sim.simulate("classic", "random", games=400, seed=1, out=tmp_path / "here",
+                               workers=1, chunk_size=100)
+    assert here.games.collect().equals(crates_sim.Dataset(tmp_path / "out").games.collect())
+
+
+def test_a_script_without_a_main_guard_runs_on_a_local_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    stdout, ran = _run_script(tmp_path, 'scheduler="local:2"')
+    assert "result True dask local:2 4" in stdout
+    assert ran == "ran\n"
+
+
+def test_hiding_main_puts_it_back(tmp_path):
+    from crates_sim.workers import main_hidden
+
+    real = sys.modules["__main__"]
+    with main_hidden():
+        inside = sys.modules["__main__"]
+        assert getattr(inside, "__file__", None) is None and inside.__spec__ is None
+    assert sys.modules["__main__"] is real
+
+
+# ------------------------------------------------------------------ import circles
+def _imports(path):
+    """The crates_sim modules that the module at `path` imports, anywhere in it."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names.update([node.module.split(".")[0]] if node.module
+                         else [alias.name for alias in node.names])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crates_sim."):
+            names.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            names.update(a.name.split(".")[1] for a in node.names
+                         if a.name.startswith("crates_sim."))
+    return names
+
+
+def test_no_import_circles_in_crates_sim():
+    """No module of crates_sim/ imports (at the top or inside a function) one that imports it
+    back, directly or through others."""
+    folder = Path(crates_sim_file()).parent
+    modules = {p.stem: p for p in folder.glob("*.py") if p.stem != "__init__"}
+    graph = {m: _imports(p) & set(modules) - {m} for m, p in modules.items()}
+    assert "runner" not in graph["dask_backend"] and "workers" in graph["dask_backend"]
+
+    def reaches(start, goal, seen):
+        for nxt in graph[start]:
+            if nxt == goal or nxt not in seen and (seen.add(nxt) or reaches(nxt, goal, seen)):
+                return True
+        return False
+
+    circles = sorted(m for m in graph if reaches(m, m, set()))
+    assert not circles, f"modules in an import circle: {circles}"
+
+
+def crates_sim_file():
+    import crates_sim
+
+    return crates_sim.__file__
