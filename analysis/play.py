@@ -68,6 +68,9 @@ def seating_plan(specs: list[str], players: int, partnerships: bool):
             if shifted not in plan:
                 plan.append(shifted)
         return entries, entries, plan
+    if partnerships and len(specs) > 2:
+        raise CratesError(f"{len(specs)} strategies for a partnership game of {players}: give one (every "
+                          f"seat), two (one per team) or {players} (one per seat)")
     return labels_for(specs), list(specs), rotations(len(specs), players, partnerships)
 
 
