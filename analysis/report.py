@@ -71,13 +71,13 @@ def overview(doc: Document, D: Data):
         f"**Rules**: `{D.rules_spec}` ({D.family}; {_better(D)} game score wins)",
         f"**Players**: {D.players}{team}",
         f"**Strategies per seat**: {seats or 'rotated over the seats (see the tables)'}",
-        f"**Games**: {num(games)}" + (f" (run status: {m.get('status')})" if m.get("status") not in (None, "complete") else ""),
-        f"**Seed**: {m.get('seed', '?')}",
+        f"**Games**: {num(games)}" + (f" (run status: {m['status']})" if m["status"] != "complete" else ""),
+        f"**Seed**: {m['seed']}",
         f"**Detail**: {'hands and games' if D.has_hands else 'games only (--detail games)'}",
     ]
     if run_time:
         items.append("**Run**: " + ", ".join(run_time))
-    if m.get("command"):
+    if m["command"]:
         items.append(f"**Command**: `{m['command']}`")
     sec.bullets(items)
     diff = D.rules.differences()
@@ -439,11 +439,10 @@ def flow(doc: Document, D: Data):
             pl.col("capped_hands").sum()))[0, 0]
         hands_total = collect(D.games.group_by("game", *D.keys).agg(pl.col("hands").max()).select(pl.col("hands").sum()))[0, 0]
         ci = stats.proportion_ci(int(capped or 0), int(hands_total or 0))
-        dead = m.get("dead_hands")
+        dead = int(m["dead_hands"])  # the engine's count, in every manifest
+        dci = stats.proportion_ci(dead, int(hands_total or 0))
         rows = [{"end": "cap", "hands": num(int(capped or 0)), "share (Wilson 95% CI)": ci_text(ci.estimate, ci.lo, ci.hi, 3, pct=True)},
-                {"end": "dead", "hands": num(int(dead)) if dead is not None else "?",
-                 "share (Wilson 95% CI)": ci_text(*(lambda c: (c.estimate, c.lo, c.hi))(stats.proportion_ci(int(dead), int(hands_total))), 3, pct=True)
-                 if dead is not None else "needs hands/"}]
+                {"end": "dead", "hands": num(dead), "share (Wilson 95% CI)": ci_text(dci.estimate, dci.lo, dci.hi, 3, pct=True)}]
         sec.table(pd.DataFrame(rows), "Capped and dead hands (always shown)")
         _needs_hands(sec, "Turns, plays and draws per hand and the full list of hand endings")
         return
