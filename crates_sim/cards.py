@@ -98,12 +98,19 @@ def parse_card(text: str) -> int:
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
+#: special cards that come with a preset (they are not knobs): preset -> cards as
+#: (rank, suit or None for every suit, effect, what it adds to a count)
+PRESET_CARDS = {
+    "very-crazy-eights": ((R_2, None, E_COUNT, 2), (R_J, None, E_SKIP, 0),
+                          (R_K, None, E_REVERSE, 0), (R_Q, 3, E_QUEEN5, 0)),
+}
+
+
 def encode_rules(rules) -> np.ndarray:
     """Encode a `Rules` into the kernels' int64 array."""
     k = rules.knobs
     a = np.zeros(RULES_LEN, dtype=np.int64)
     crates = rules.family == "crates"
-    vce = rules.preset_name == "very-crazy-eights"
     a[K_FAMILY] = FAMILY_CRATES if crates else FAMILY_EIGHTS
     a[K_PLAYERS] = rules.players
     a[K_MAX_TURNS] = k["max_turns_per_hand"]
@@ -145,17 +152,10 @@ def encode_rules(rules) -> np.ndarray:
         a[K_COUNT_WHY] = W_VCE_TWO
         for card in range(52):
             r = card // 4
-            eff = E_WILD if r == R_8 else E_NONE
-            if vce:
-                if r == R_2:
-                    eff = E_COUNT
-                    a[COUNT_ADD + card] = 2
-                elif r == R_J:
-                    eff = E_SKIP
-                elif r == R_K:
-                    eff = E_REVERSE
-                elif card == R_Q * 4 + 3:
-                    eff = E_QUEEN5
-            a[EFFECT + card] = eff
+            a[EFFECT + card] = E_WILD if r == R_8 else E_NONE
             a[VALUE + card] = EIGHTS_VALUES[r]
+            for rank, suit, effect, adds in PRESET_CARDS.get(rules.preset_name, ()):
+                if r == rank and (suit is None or card % 4 == suit):
+                    a[EFFECT + card] = effect
+                    a[COUNT_ADD + card] = adds
     return a

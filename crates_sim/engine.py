@@ -121,7 +121,7 @@ def _sample_args():
                         np.zeros((n, nb.N_PARAMS)), np.zeros(n, dtype=np.int64), 0, 0, 0, False,
                         np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64), np.zeros(n),
                         np.zeros((1, nb.N_HAND_FIELDS), dtype=np.int32),
-                        np.zeros(1, dtype=np.int32), 0, np.zeros(nb.N_STATS, dtype=np.int64),
+                        np.zeros(1, dtype=np.int64), 0, np.zeros(nb.N_STATS, dtype=np.int64),
                         np.zeros(nb.N_ERR, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
 
 
@@ -208,7 +208,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     err = np.full(nb.N_ERR, -1, dtype=np.int64)
     log_on = 0 if log is None else 1
     if log is None:
-        log = np.zeros(1, dtype=np.int32)
+        log = np.zeros(1, dtype=np.int64)
     parts = []
     done = 0
     seed = int(seed) % (1 << 64)
@@ -341,7 +341,7 @@ def trace_game(rules, strategies, seed, game) -> list[dict]:
     The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
     cap = 1 << 18
     while True:
-        log = np.zeros(cap, dtype=np.int32)
+        log = np.zeros(cap, dtype=np.int64)  # pressure points reach 5 * 2**k
         _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
         if stats[nb.T_LOG_OVERFLOW] == 0:
             break

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .cards import CRATES_VALUES, EIGHTS_VALUES, RANKS, SUITS, parse_card
-from .rules import PRESETS
+from . import cards as C
+from .cards import RANKS, SUITS, card_name, parse_card
+from .rules import PRESETS, Rules
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 WHY_TEXT = {
@@ -180,23 +181,29 @@ def read_log(path) -> list[dict]:
     return events
 
 
-def _effect(card: str, game: dict) -> str:
-    rank = card[0]
-    eights = game["preset"] in ("crazy-eights", "very-crazy-eights")
-    vce = game["preset"] == "very-crazy-eights"
-    rules = game["rules"]
-    if eights:
-        return {"8": "wild", "2": "run of 2s" if vce else "", "J": "skip" if vce else "",
-                "K": "reverse" if vce else ""}.get(rank, "") or ("draw five" if vce and card == "QS" else "")
-    return {
-        "A": "", "2": "count", "4": "skips the next player", "5": "everyone else draws",
-        "6": "plays again", "7": "7: the " + ("next player" if rules.get("seven_target") == "next" or game["players"] < 4
-                          else "player after next") + " draws", "8": "wild",
-        "9": "wild (colour)" if rules.get("nine_wild") else "", "T": "reverse",
-        "J": ("jack: the other player draws" if game["players"] == 2 else
-              "jack: the previous player draws" if game["players"] == 3 else "")
-        if rules.get("jack_effect") == "classic" else "",
-    }.get(rank, "")
+def _rules_of(game: dict):
+    """The game's rules (from the log's preset, players and knobs) and their array: every
+    card effect and value below is read from it, as the engine reads them."""
+    rules = Rules.preset(game["preset"], game["players"], **game["rules"])
+    return rules, rules.to_array()
+
+
+def _effect(card: str, game: dict, R) -> str:
+    """What playing `card` does, in words (from the effect table of the rules array)."""
+    e = int(R[C.EFFECT + parse_card(card)])
+    crates = int(R[C.K_FAMILY]) == C.FAMILY_CRATES
+    players = game["players"]
+    if e == C.E_SEVEN:
+        across = R[C.K_SEVEN_ACROSS] != 0 and players >= 4
+        return "7: the " + ("player after next" if across else "next player") + " draws"
+    if e == C.E_JACK:
+        return {2: "jack: the other player draws", 3: "jack: the previous player draws"}.get(
+            players, "")
+    return {C.E_COUNT: "count" if crates else "run of 2s",
+            C.E_SKIP: "skips the next player" if crates else "skip",
+            C.E_FIVE: "everyone else draws", C.E_SIX: "plays again", C.E_WILD: "wild",
+            C.E_WILD9: "wild (colour)", C.E_REVERSE: "reverse",
+            C.E_QUEEN5: "draw five"}.get(e, "")
 
 
 def _cards(cards) -> str:
@@ -210,8 +217,8 @@ def play_by_play(events) -> list[str]:
     out = [f"{game['preset']} · {game['players']} players · seed {game['seed']} · game {game['game']}",
            "strategies: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(names)),
            "rules: " + ", ".join(f"{k}={v}" for k, v in game["rules"].items())]
-    crates = game["preset"] not in ("crazy-eights", "very-crazy-eights")
-    spare = game["rules"].get("spare_three", 3)
+    rules, R = _rules_of(game)
+    crates = rules.family == "crates"
     held: list[list[str]] = []
     for ev in events[1:]:
         kind = ev["ev"]
@@ -227,7 +234,7 @@ def play_by_play(events) -> list[str]:
         elif kind == "play":
             card = ev["card"]
             parse_card(card)
-            effect = _effect(card, game)
+            effect = _effect(card, game, R)
             if held and card in held[ev["seat"]]:
                 held[ev["seat"]].remove(card)
             text = f"   seat {ev['seat']} plays {card}"
@@ -255,7 +262,7 @@ def play_by_play(events) -> list[str]:
             out.append(f"-- hand {ev['hand']} ends: {ev['reason']} ({who})")
             for seat, pts in enumerate(ev["points"]):
                 cards = _cards(held[seat]) if held else "?"
-                how = scoring_text(held[seat], crates, spare) if held and crates else cards
+                how = scoring_text(held[seat], R) if held and crates else cards
                 out.append(f"   seat {seat}: {pts:+d}   [{cards}]" + (f"  = {how}" if crates else ""))
             out.append("   totals: " + "  ".join(f"seat {i}: {t}" for i, t in enumerate(ev["totals"])))
         elif kind == "game_end":
@@ -265,26 +272,28 @@ def play_by_play(events) -> list[str]:
     return out
 
 
-def _value(card: str, crates: bool) -> int:
-    return (CRATES_VALUES if crates else EIGHTS_VALUES)[RANKS.index(card[0])]
+def scoring_text(cards, R) -> str:
+    """How a hand left with `cards` scores under the rules array R: the 3-covering shown
+    (Crates; the engine's own scoring kernel decides what is covered) or card values."""
+    import numpy as np
 
+    from .scoring_nb import score_crates_hand
 
-def scoring_text(cards, crates: bool, spare_three: int = 3) -> str:
-    """How a hand left with `cards` scores, 3-covering shown (Crates) or card values."""
     if not cards:
         return "no cards"
-    if not crates:
-        return " + ".join(f"{c} {_value(c, False)}" for c in cards)
-    threes = [c for c in cards if c[0] == "3"]
-    if len(threes) == len(cards):
-        return f"home run: {len(threes)} x 3 = {-50 * len(threes)}"
-    others = sorted((c for c in cards if c[0] != "3"), key=lambda c: -_value(c, True))
-    coverable = [c for c in others if c[0] != "8"]
-    covered = coverable[:len(threes)]
+    value = {c: int(R[C.VALUE + parse_card(c)]) for c in cards}
+    if int(R[C.K_FAMILY]) != C.FAMILY_CRATES:
+        return " + ".join(f"{c} {value[c]}" for c in cards)
+    hand = np.array([parse_card(c) for c in cards], dtype=np.int64)
+    covered_cards = np.zeros(len(cards), dtype=np.int64)
+    points, threes, covered, home = score_crates_hand(R, hand, len(cards), covered_cards)
+    if home:
+        return f"home run: {threes} x 3 = {points}"
+    covered = [card_name(int(c)) for c in covered_cards[:covered]]
+    others = sorted((c for c in cards if c[0] != "3"), key=lambda c: -value[c])
     parts = [f"3+{c} 3" for c in covered]
-    parts += [f"{c} {_value(c, True)}" for c in others if c not in covered]
-    spare = len(threes) - len(covered)
-    parts += [f"spare 3 {spare_three}"] * spare
+    parts += [f"{c} {value[c]}" for c in others if c not in covered]
+    parts += [f"spare 3 {int(R[C.K_SPARE3])}"] * (threes - len(covered))
     return " + ".join(parts)
 
 

@@ -68,7 +68,7 @@ def stacked_hand(rules, strategies, hands, upcard, stock=(), dealer=0, hand=None
         start[:, 0] = totals
     if pressures is not None:
         start[:, 1] = pressures
-    log = np.zeros(1 << 22, dtype=np.int32)
+    log = np.zeros(1 << 22, dtype=np.int64)
     stats = np.zeros(nb.N_STATS, dtype=np.int64)
     st, sv, rows = nb.play_stacked_nb(R, ids, params, addrs, engine_table(), deck, hand_no, dealer,
                                       start, log, stats)

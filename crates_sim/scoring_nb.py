@@ -90,9 +90,13 @@ from .state_nb import (
 
 @kernel
 def score_crates_hand(R, hand, n, vals):
-    """(points, threes, covered, home_run) of a Crates hand of n cards (RULES.md §2.8).
+    """(points, threes, covered, home_run) of a Crates hand of n cards: each 3 covers
+    (cancels) one of the most valuable other cards except 8s and scores 3; spare 3s
+    score K_SPARE3; a hand of 3s only is a home run, -50 per 3. Every caller scores by
+    this kernel (the engine, pimc's rollouts, `crates replay`'s explanation).
 
-    vals: scratch of at least n int64."""
+    vals: scratch of at least n int64; on return vals[:covered] are the covered cards,
+    most valuable first."""
     threes = 0
     others = 0
     for i in range(n):
@@ -102,28 +106,27 @@ def score_crates_hand(R, hand, n, vals):
         return 0, 0, 0, 0
     if threes == n:
         return -50 * threes, threes, 0, 1
-    # values of coverable cards (not 3, not 8), highest first, by selection
+    # coverable cards (not 3, not 8), the most valuable first, by selection
     total = 0
     for i in range(n):
         c = hand[i]
         r = c // 4
         if r == 2:
             continue
-        v = R[VALUE + c]
-        total += v
+        total += R[VALUE + c]
         if R[EFFECT + c] != E_WILD:
-            vals[others] = v
+            vals[others] = c
             others += 1
     covered = min(threes, others)
     for j in range(covered):
         best = j
         for i in range(j + 1, others):
-            if vals[i] > vals[best]:
+            if R[VALUE + vals[i]] > R[VALUE + vals[best]]:
                 best = i
         tmp = vals[j]
         vals[j] = vals[best]
         vals[best] = tmp
-        total -= vals[j]
+        total -= R[VALUE + vals[j]]
     total += 3 * covered + R[K_SPARE3] * (threes - covered)
     return total, threes, covered, 0
 
