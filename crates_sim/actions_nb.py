@@ -31,6 +31,7 @@ from .rng_nb import shuffle_cards
 from .state_nb import (
     OPA0,
     RNG0,
+    S_CAP_DUE,
     S_DIR,
     S_ENDED,
     S_N,
@@ -92,12 +93,24 @@ def end_hand(G, reason, out):
 
 @leaf
 def tick(G):
-    """Count one play, draw or pass; end the hand with `cap` at max_turns_per_hand."""
+    """Count one play, draw or pass; end the hand with `cap` at max_turns_per_hand (unless
+    a going-out play is resolving: `tick_play`)."""
     g = unpack(G)
     st = g.st
     st[S_TURNS] += 1
-    if st[S_TURNS] >= g.rules[K_MAX_TURNS]:
+    if st[S_TURNS] >= g.rules[K_MAX_TURNS] and st[S_CAP_DUE] == 0:
         end_hand(G, REASON_CAP, -1)
+
+
+@leaf
+def tick_play(G, p):
+    """`tick` for seat p's play. A play that empties p's hand resolves by the rules (its
+    effects, then maybe `out`) before the cap can cut the hand: `play_on` applies a cap
+    reached meanwhile after the turn, if the hand goes on."""
+    g = unpack(G)
+    if g.sv[at(p, SV_HAND_N)] == 0:
+        g.st[S_CAP_DUE] = 1
+    tick(G)
 
 @kernel
 def add_to_unit(G, s, field, v):
@@ -248,7 +261,7 @@ def put_on_pile(G, p, card, call, announce):
         log[lp + 1] = card
         log[lp + 2] = call
         log[lp + 3] = announce
-    tick(G)
+    tick_play(G, p)
 
 @leaf
 def legal_options(G, p):

@@ -8,6 +8,7 @@ is called by address (`hand_played`, the engine table) so that it is compiled on
 
 import numpy as np
 
+from .actions_nb import end_hand
 from .cards import (
     EV_DEAL,
     FAMILY_CRATES,
@@ -16,8 +17,10 @@ from .cards import (
     K_FIRST_DEALER,
     K_HAND_SIZE,
     K_MAX_HANDS,
+    K_MAX_TURNS,
     K_PARTNER,
     K_PLAYERS,
+    REASON_CAP,
 )
 from .crates_nb import crates_turn, crates_upcard
 from .eights_nb import eights_turn
@@ -40,6 +43,7 @@ from .state_nb import (
     N_SEEN,
     NSV,
     S_AGAIN,
+    S_CAP_DUE,
     S_COUNT,
     S_DEAL,
     S_DEALER,
@@ -135,6 +139,7 @@ def lay_out(G, deck, d, hand_no):
     st[S_PASSES] = 0
     st[S_AGAIN] = 0
     st[S_OUT_SEQ] = 0
+    st[S_CAP_DUE] = 0
     for q in range(n):
         sv[at(q, SV_HAND_N)] = 0
         sv[at(q, SV_OWE)] = 0
@@ -221,6 +226,10 @@ def play_on(G):
             crates_turn(G, p)
         else:
             eights_turn(G, p)
+        if st[S_CAP_DUE] != 0:  # a going-out play resolved: a cap reached meanwhile applies
+            st[S_CAP_DUE] = 0
+            if st[S_TURNS] >= R[K_MAX_TURNS]:
+                end_hand(G, REASON_CAP, -1)
     return st[S_TURNS]
 
 @leaf

@@ -47,8 +47,10 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
- S_DEAL) = range(36)
-NST = 36
+ S_DEAL, S_CAP_DUE) = range(37)
+NST = 37
+# S_CAP_DUE: a play that emptied its player's hand is resolving: it ends by the rules
+# (the player may go out) before max_turns_per_hand can cut the hand (see `tick_play`)
 # S_SEED, S_GAME: the game being played (the seed as int64 bits); S_DEAL: a hand number
 # that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,

@@ -105,3 +105,26 @@ def test_forgetful_players_logs_check_out(preset):
         penalties += sum(e["ev"] == "draw" and e["why"] == "penalty" for e in events)
         assert events[-1]["totals"] == res.games["total"][game * 4:game * 4 + 4].tolist()
     assert penalties > 0
+
+
+@pytest.mark.parametrize("preset", ["crazy-eights", "classic", "serbian"])
+def test_the_cap_only_cuts_a_hand_that_would_go_on(preset):
+    """A hand whose last play (a player's last card) is also the max_turns_per_hand-th turn
+    ends the way the rules end it (out), not `cap`; one turn less and it is capped."""
+    from crates_sim.engine import run_games
+    from crates_sim.rules import Rules
+
+    base = Rules.preset(preset, 4)
+    res = run_games(base, ["greedy"] * 4, seed=3, game_start=0, n_games=30, detail="hands")
+    h = res.hands
+    first = np.flatnonzero((h["reason"] == 0) & (h["out"] == 1) & (h["cards_left"] == 0))
+    assert len(first), "no hand that ended out"
+    row = first[0]
+    game, hand, turns = int(h["game"][row]), int(h["hand"][row]), int(h["turns"][row])
+    for cap, reason in ((turns, 0), (turns - 1, 3)):  # 0 out, 3 cap (schema.REASONS)
+        capped = run_games(Rules.preset(preset, 4, max_turns_per_hand=cap), ["greedy"] * 4,
+                           seed=3, game_start=game, n_games=1, detail="hands")
+        rows = capped.hands["hand"] == hand
+        assert set(capped.hands["reason"][rows].tolist()) == {reason}, (cap, reason)
+        if reason == 0:
+            assert (capped.hands["turns"][rows] == turns).all()
