@@ -80,7 +80,7 @@ def rules(preset, list_, players, as_json):
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the log here (default: standard output).")
 def trace(rules, strategies, seed, game, out):
-    """Write one game as a JSON Lines log (RULES.md section 5).
+    """Write one game as a JSON Lines log (the events are in docs/log-format.md).
 
     The log comes from the same kernel as `crates simulate` with event recording on, so
     game I of seed S here is row for row the game I of a simulate run with seed S.

@@ -290,7 +290,7 @@ def _cards(values) -> list[str]:
 
 
 def decode_log(buf, rules, specs, seed, game) -> list[dict]:
-    """Turn the kernel's integer log records into RULES.md §5 events."""
+    """Turn the kernel's integer log records into the events of docs/log-format.md."""
     n = rules.players
     events = [{"ev": "game", "preset": rules.preset_name, "rules": rules.to_dict(),
                "players": n, "seed": int(seed), "game": int(game), "strategies": list(specs)}]
@@ -336,7 +336,7 @@ def decode_log(buf, rules, specs, seed, game) -> list[dict]:
 
 
 def trace_game(rules, strategies, seed, game) -> list[dict]:
-    """Play game `game` of `seed` with the event log on; returns its RULES.md §5 events.
+    """Play game `game` of `seed` with the event log on; returns its events (docs/log-format.md).
 
     The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
     cap = 1 << 18

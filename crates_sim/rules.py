@@ -1,7 +1,7 @@
 """Rule sets as data: presets, knobs, validation and the int64 array the kernels read.
 
 A `Rules` is frozen: a preset name, the player count and the value of every knob of the
-preset's family (RULES.md §4). `Rules.preset("league", seven_target="next")` builds one;
+preset's family (docs/rules.md). `Rules.preset("league", seven_target="next")` builds one;
 `rules.to_array()` encodes it, with the per-card effect, count and score tables, into one
 int64 array (layout in `cards.py`), so a rule variant is data, never a code path.
 """
@@ -137,7 +137,7 @@ class Rules:
     # ----------------------------------------------------------------- building
     @classmethod
     def preset(cls, name: str, players: int = 4, **overrides) -> "Rules":
-        """The preset `name` for `players` players with knob overrides (RULES.md names)."""
+        """The preset `name` for `players` players with knob overrides (`crates rules` names them)."""
         if name not in PRESETS:
             raise CratesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
         family, (lo, hi), defaults, _ = PRESETS[name]

@@ -4,7 +4,7 @@
                                   hands=[["4C", "KC"], ["5C", "QH"]], upcard="9C",
                                   stock=["AH", "2H", "3H"])
 
-The events are the hand's log records (RULES.md §5: deal, call, play, draw, pressure, pass,
+The events are the hand's log records (docs/log-format.md: deal, call, play, draw, pressure, pass,
 hand_end); `result` has the hand's points and totals per seat, the end reason and out seat.
 """
 
