@@ -11,7 +11,6 @@ manifest by the `DatasetWriter` here; only small per-game summaries come back.
 from __future__ import annotations
 
 import contextlib
-import shlex
 from dataclasses import dataclass
 
 import polars as pl
@@ -143,7 +142,9 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
         plan = rotations(len(strategies), rules.players, rules.partnerships)
     own = writer is None
     if own:
-        command = shlex.join(["crates_sim.analysis.play.play", str(out)])
+        from .compare import command as compare_command  # here: compare imports this module
+
+        command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
     levels = tuple(dict.fromkeys(strategies))
     spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
