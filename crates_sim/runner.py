@@ -48,8 +48,8 @@ from .dataset import (
     hands_table,
     is_tmp,
     parquet_rows,
-    write_json_atomic,
-    write_parquet_atomic,
+    write_chunk,
+    write_manifest,
 )
 from .errors import CratesError
 from .progress import Progress
@@ -131,14 +131,9 @@ def run_chunk(task: ChunkTask) -> dict:
     t0 = time.perf_counter()
     res = engine.run_games(task.rules, list(task.strategies), task.seed, task.start, task.games,
                            detail=task.detail)
-    out = Path(task.out)
-    gtab = games_table(res.games, list(task.strategies))
-    stats = {"game_rows": gtab.num_rows}
-    if task.detail == "hands":
-        htab = hands_table(res.hands)
-        write_parquet_atomic(htab, out / HANDS / chunk_name(task.index))
-        stats["hand_rows"] = htab.num_rows
-    write_parquet_atomic(gtab, out / GAMES / chunk_name(task.index))
+    hands = hands_table(res.hands) if task.detail == "hands" else None
+    stats = write_chunk(task.out, task.index, games_table(res.games, list(task.strategies)),
+                        hands)
     stats.update(turns=int(res.turns), capped_hands=int(res.capped_hands),
                  dead_hands=int(res.dead_hands), seconds=round(time.perf_counter() - t0, 4),
                  worker=f"{socket.gethostname()}:{os.getpid()}")
@@ -355,7 +350,7 @@ def _prepare(out: Path, old, ident, rules, strategies, detail, chunk_size, worke
             (out / HANDS).mkdir(exist_ok=True)
         keep = {chunk_name(c["index"]) for c in m["chunks"] if c["state"] == "done"}
         _clean(out, keep)
-        write_json_atomic(m, out / MANIFEST)
+        write_manifest(m, out)
     except OSError as exc:
         raise CratesError(f"cannot write the dataset: {_os_error(exc, out)}") from None
     return m
@@ -435,7 +430,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             run["wall_seconds"] = round(time.perf_counter() - t0, 3)
             run["ended"] = mf.now()
             mf.totals(m)
-            write_json_atomic(m, out / MANIFEST)
+            write_manifest(m, out)
 
         try:
             for task, stats in backend.run(chunk_fn, tasks):

@@ -283,7 +283,9 @@ def test_ctrl_c_keeps_finished_chunks(reference, tmp_path, monkeypatch):
 
 def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
     out = tmp_path / "full"
-    real = runner.write_parquet_atomic
+    from crates_sim import dataset  # the one writer: simulate's chunks go through it
+
+    real = dataset.write_parquet_atomic
     calls = []
 
     def filling(table, path):
@@ -292,7 +294,7 @@ def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return real(table, path)
 
-    monkeypatch.setattr(runner, "write_parquet_atomic", filling)
+    monkeypatch.setattr(dataset, "write_parquet_atomic", filling)
     args = ["simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out]
     res = crates(*args)
     assert res.exit_code != 0
@@ -301,7 +303,7 @@ def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
     m = manifest(out)  # still valid JSON, naming only complete chunks
     assert m["status"] == "failed"
     assert [c["state"] for c in m["chunks"]] == ["done", "pending", "pending"]
-    monkeypatch.setattr(runner, "write_parquet_atomic", real)
+    monkeypatch.setattr(dataset, "write_parquet_atomic", real)
     assert crates(*args).exit_code == 0
     same(reference, out)
 
