@@ -9,8 +9,6 @@ position (S_ERROR, TMP_ERR). `decide_fast` decides inline for the built-in rando
 
 import numpy as np
 
-from crates_sim.strategies.builtin import random_nb
-
 from .actions_nb import colour, end_hand, put_on_pile, remove_card
 from .cards import (
     E_WILD,
@@ -60,7 +58,7 @@ from .cards import (
     R_6,
     REASON_CAP,
 )
-from .dispatch_nb import N_INLINE, choose_nb
+from .dispatch_nb import N_INLINE, choose_nb, choose_random
 from .indirect import call_decision
 from .jit import kernel, leaf
 from .state_nb import (
@@ -208,7 +206,7 @@ def decide_fast(G, p, phase, n_opts, played):
     params = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
     own = stream(1 + p)
     unread = G[0:0]  # random reads neither the hand nor the pile
-    k = random_nb(params, obs, unread, unread, g.opts[:n_opts], G[own:own + 4])
+    k = choose_random(params, obs, unread, unread, g.opts[:n_opts], G[own:own + 4])
     st[S_PICK] = k
     return g.opts[k]
 

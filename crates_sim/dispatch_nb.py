@@ -1,6 +1,7 @@
 """Strategy dispatch by integer id: the built-ins compiled into the engine.
 
-Contract: `choose_nb(sid, params, obs, hand, pile, options, rng)` returns the option index
+The engine knows strategies only through this module. Contract:
+`choose_nb(sid, params, obs, hand, pile, options, rng)` returns the option index
 chosen by built-in strategy `sid` (0 <= sid < N_INLINE), or -1 for any other id (the
 engine reports that as an illegal choice). Ids are the first field of
 `crates_sim.strategy_ids`. Strategies with an id of N_INLINE or more (pimc, users'
@@ -29,7 +30,14 @@ from .strategy_ids import (
     WEIGHTS,
 )
 
-__all__ = ["N_INLINE", "choose_nb"]
+__all__ = ["N_INLINE", "choose_nb", "choose_random"]
+
+
+@leaf
+def choose_random(params, obs, hand, pile, options, rng):
+    """The built-in random strategy's choice (the engine decides it inline, without
+    filling the view: random reads only the phase)."""
+    return random_nb(params, obs, hand, pile, options, rng)
 
 
 @leaf
