@@ -70,6 +70,23 @@ def design_variances(score: np.ndarray, a: int, b: int, reps: int = 200, seed: i
     return {"variances": v, "ratio": ci}
 
 
+ROBUST_NAME = f"{round(100 * stats.TRIM)}% trimmed mean"
+
+
+def paired_measures(sc_a, sc_b, win_a, win_b, conf: float = 0.95, seed: int = 0) -> dict:
+    """The three paired measures of a − b over deals (per-deal scores and win shares):
+    mean score difference (t CI), robust score difference (trimmed mean of the per-deal
+    differences, seeded bootstrap CI) and win-rate difference (t CI; the headline)."""
+    d = stats.paired_diff_ci(sc_a, sc_b, conf)
+    r = stats.trimmed_mean_ci(np.asarray(sc_a, dtype=float) - np.asarray(sc_b, dtype=float),
+                              conf=conf, seed=seed)
+    w = stats.paired_diff_ci(win_a, win_b, conf)
+    return {"score_diff": d.estimate, "score_lo": d.lo, "score_hi": d.hi, "half_width": d.half_width,
+            "robust_diff": r.estimate, "robust_lo": r.lo, "robust_hi": r.hi,
+            "win_diff": w.estimate, "win_lo": w.lo, "win_hi": w.hi,
+            "significant": d.significant, "win_significant": w.significant, "robust_significant": r.significant}
+
+
 def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: float = 0.95) -> dict:
     """Pair table, ranking and design variances from per game x rotation x entry summaries."""
     m = len(labels)
@@ -77,14 +94,11 @@ def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: f
     sc, wn = score.mean(axis=1), win.mean(axis=1)
     pairs = []
     for a, b in combinations(range(m), 2):
-        d = stats.paired_diff_ci(sc[:, a], sc[:, b], conf)
-        w = stats.paired_diff_ci(wn[:, a], wn[:, b], conf)
+        p = paired_measures(sc[:, a], sc[:, b], wn[:, a], wn[:, b], conf)
         better = "–"
-        if d.significant:
-            better = labels[a] if (d.estimate < 0) == lower_is_better else labels[b]
-        pairs.append({"a": labels[a], "b": labels[b], "score_diff": d.estimate, "score_lo": d.lo,
-                      "score_hi": d.hi, "half_width": d.half_width, "win_diff": w.estimate, "win_lo": w.lo,
-                      "win_hi": w.hi, "significant": d.significant, "better": better, "deals": len(games)})
+        if p["significant"]:
+            better = labels[a] if (p["score_diff"] < 0) == lower_is_better else labels[b]
+        pairs.append({"a": labels[a], "b": labels[b], **p, "better": better, "deals": len(games)})
     rank = []
     rel = sc - sc.mean(axis=1, keepdims=True)
     for k in range(m):
@@ -174,10 +188,13 @@ def command(rules, strategies, games, seed, out, precision, max_games, scheduler
 def pair_table(pairs: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     return pd.DataFrame({
         "pair (a − b)": [f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)],
-        "score difference per game (95% CI)": [ci_text(e, lo, hi, digits) for e, lo, hi in
-                                               zip(pairs["score_diff"], pairs["score_lo"], pairs["score_hi"], strict=True)],
         "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
                                          zip(pairs["win_diff"], pairs["win_lo"], pairs["win_hi"], strict=True)],
+        f"robust score difference ({ROBUST_NAME}, 95% CI)": [
+            ci_text(e, lo, hi, digits) for e, lo, hi in
+            zip(pairs["robust_diff"], pairs["robust_lo"], pairs["robust_hi"], strict=True)],
+        "mean score difference per game (95% CI)": [ci_text(e, lo, hi, digits) for e, lo, hi in
+                                                    zip(pairs["score_diff"], pairs["score_lo"], pairs["score_hi"], strict=True)],
         "significant": ["yes" if s else "no" for s in pairs["significant"]],
         "better": pairs["better"],
     })
@@ -200,7 +217,13 @@ def document(result: dict, rules, seed: int, plan) -> Document:
                  "a strategy's score is its team's total.")
     sec = doc.section("Pairs", "pairs")
     pairs = result["pairs"]
-    sec.table(pair_table(pairs), "Mean difference per game, a − b (score: points, pressures included)")
+    sec.table(pair_table(pairs), "Paired differences per deal, a − b: the win-rate difference (the headline), "
+              f"the {ROBUST_NAME} of the score differences (bootstrap CI) and their mean (score: points, "
+              "pressures included)")
+    sec.text("**Headline: the win-rate difference.** It is bounded, so no single deal can swamp it, and it is "
+             "what a player wants to know. The score measures follow: the mean counts every point but, in "
+             f"partnership games, rare deals with long runs of doubling pressures dominate it; the {ROBUST_NAME} "
+             f"of the per-deal differences cuts the {round(100 * stats.TRIM)}% most extreme deals at each end.")
     if result["precision"] is not None:
         verdict = "reached" if result["reached"] else f"not reached within the cap of {num(result['max_games'])} games"
         sec.text(f"**Precision**: every score CI half-width below {result['precision']} points was {verdict}: "
@@ -208,14 +231,17 @@ def document(result: dict, rules, seed: int, plan) -> Document:
     fig, ax = figure("Score difference per game, a − b", f"points per game ({'negative' if lower else 'positive'} = a better)",
                      "pair")
     y = np.arange(len(pairs))
-    ax.errorbar(pairs["score_diff"], y, xerr=np.vstack([pairs["score_diff"] - pairs["score_lo"],
-                                                        pairs["score_hi"] - pairs["score_diff"]]),
+    ax.errorbar(pairs["score_diff"], y + 0.12, xerr=np.vstack([pairs["score_diff"] - pairs["score_lo"],
+                                                               pairs["score_hi"] - pairs["score_diff"]]),
                 fmt="o", capsize=4, color=PALETTE[0], label="mean difference, 95% CI")
+    ax.errorbar(pairs["robust_diff"], y - 0.12, xerr=np.vstack([pairs["robust_diff"] - pairs["robust_lo"],
+                                                                pairs["robust_hi"] - pairs["robust_diff"]]),
+                fmt="s", capsize=4, color=PALETTE[1], label=f"{ROBUST_NAME}, bootstrap 95% CI")
     ax.axvline(0, color="grey", ls="--", lw=1, label="no difference")
     ax.set_yticks(y)
     ax.set_yticklabels([f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)])
     ax.legend()
-    sec.figure("pairs", fig, "Mean score difference per deal for each pair, with 95% CIs.")
+    sec.figure("pairs", fig, f"Mean and {ROBUST_NAME} score difference per deal for each pair, with 95% CIs.")
 
     sec = doc.section("Ranking", "ranking")
     rank = result["ranking"]

@@ -21,7 +21,7 @@ import numpy as np
 __all__ = [
     "CI", "z_quantile", "t_quantile", "mean_ci", "proportion_ci", "paired_diff_ci",
     "diff_means_ci", "bootstrap_ci", "ratio_ci", "sd_ci", "variance_decomposition",
-    "ols_slope_ci",
+    "ols_slope_ci", "TRIM", "trimmed_mean", "hodges_lehmann", "trimmed_mean_ci",
 ]
 
 
@@ -339,3 +339,72 @@ def variance_decomposition(y, factors: dict, adjusted: bool = False) -> dict:
             out[name] = max(0.0, out[name] - (k - 1) * ms)
         out["residual"] = 1.0 - sum(out[name] for name in levels)
     return out
+
+
+# ------------------------------------------------------------------ robust paired measures
+#: share of the per-deal differences cut from each end by the robust score difference
+TRIM = 0.1
+
+
+def trimmed_mean(x, trim: float = TRIM) -> float:
+    """Mean of x after cutting floor(trim * n) values from each end (as scipy's trim_mean)."""
+    x = np.sort(np.asarray(x, dtype=float))
+    n = len(x)
+    if n == 0:
+        return _NAN
+    k = int(math.floor(trim * n))
+    if 2 * k >= n:
+        k = (n - 1) // 2
+    return float(x[k:n - k].mean())
+
+
+def hodges_lehmann(x) -> float:
+    """The Hodges–Lehmann estimate: the median of the Walsh averages (x_i + x_j) / 2, i <= j.
+
+    Exact and O(n²) in memory: for a few thousand values (tests, small samples); the reports
+    use `trimmed_mean`, whose bootstrap stays fast at 10^5 deals.
+    """
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n == 0:
+        return _NAN
+    i, j = np.triu_indices(n)
+    return float(np.median((x[i] + x[j]) / 2))
+
+
+def trimmed_mean_ci(x, trim: float = TRIM, reps: int = 1000, conf: float = 0.95, seed: int = 0) -> CI:
+    """Trimmed mean of x with a seeded percentile bootstrap interval, vectorised.
+
+    x is sorted once; a resample is then a vector of counts over the sorted values, and its
+    trimmed mean is a weighted sum over the cumulative counts clipped to [k, n - k], so every
+    resample costs O(n) with no sort (about 1 s for 1,000 resamples of 100,000 deals).
+    """
+    x = np.sort(np.asarray(x, dtype=float))
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n == 0:
+        return _empty(0, conf)
+    est = trimmed_mean(x, trim)
+    if n < 2:
+        return CI(est, _NAN, _NAN, _NAN, n, conf)
+    if x[0] == x[-1]:  # every difference the same: no uncertainty
+        return CI(est, est, est, 0.0, n, conf)
+    k = int(math.floor(trim * n))
+    if 2 * k >= n:
+        k = (n - 1) // 2
+    keep = n - 2 * k
+    rng = np.random.default_rng(seed)
+    values = np.empty(reps)
+    block = max(1, min(reps, 4_000_000 // n))
+    for start in range(0, reps, block):
+        b = min(reps, start + block) - start
+        idx = rng.integers(0, n, size=(b, n))
+        idx += (np.arange(b) * n)[:, None]
+        counts = np.bincount(idx.ravel(), minlength=b * n).reshape(b, n)
+        cum = np.cumsum(counts, axis=1)
+        hi = np.clip(cum, k, n - k)
+        lo = np.clip(cum - counts, k, n - k)
+        values[start:start + b] = ((hi - lo) @ x) / keep
+    alpha = (1 - conf) / 2
+    lo_q, hi_q = np.quantile(values, [alpha, 1 - alpha])
+    return CI(est, float(lo_q), float(hi_q), float(values.std(ddof=1)), n, conf)

@@ -214,3 +214,18 @@ def test_balance_per_seat_list_as_simulate_takes_it(fake, tmp_path):
     with pytest.raises(CratesError, match="give one \\(every seat\\), two \\(one per team\\) or 4"):
         balance(["classic", "league"], 4, "greedy,random,hoard3", 20, 3, tmp_path / "c", **quiet)
     assert not (tmp_path / "c").exists()
+
+
+def test_compare_reports_the_robust_and_win_measures(fake, tmp_path):
+    res = compare(INDIVIDUAL, ["greedy", "random"], 120, 2, tmp_path / "rb", **quiet)
+    pair = res["pairs"].iloc[0]
+    assert pair["robust_lo"] <= pair["robust_diff"] <= pair["robust_hi"] < 0  # greedy scores lower
+    assert pair["win_lo"] <= pair["win_diff"] <= pair["win_hi"]
+    csv = (tmp_path / "rb" / "pairs.csv").read_text().splitlines()[0].split(",")
+    assert {"robust_diff", "robust_lo", "robust_hi", "win_diff", "win_lo", "win_hi"} <= set(csv)
+    md = (tmp_path / "rb" / "compare.md").read_text()
+    assert "robust score difference (10% trimmed mean" in md and "Headline: the win-rate difference" in md
+    saved = json.loads((tmp_path / "rb" / "compare.json").read_text())["pairs"][0]
+    assert saved["robust_diff"] == pytest.approx(pair["robust_diff"])
+    again = compare(INDIVIDUAL, ["greedy", "random"], 120, 2, tmp_path / "rb2", **quiet)
+    assert again["pairs"].iloc[0]["robust_lo"] == pair["robust_lo"]  # the bootstrap is seeded

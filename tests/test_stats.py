@@ -105,3 +105,27 @@ def test_seat_one_wins_sixty_percent(tmp_path):
     assert row["win"] == pytest.approx(0.6)
     assert row["win_lo"] < 0.6 < row["win_hi"]
     assert table["win"].sum() == pytest.approx(1.0)
+
+
+def test_trimmed_mean_and_hodges_lehmann_known_answers():
+    from crates_sim.analysis.stats import hodges_lehmann, trimmed_mean, trimmed_mean_ci
+
+    heavy = list(range(1, 10)) + [1_000_000]  # one huge deal swamps the mean (100,004.5)
+    assert trimmed_mean(heavy, 0.1) == 5.5  # cuts 1 and 1,000,000: mean of 2..9
+    assert hodges_lehmann([1, 2, 3, 100]) == 2.75  # median of the 10 Walsh averages
+    rare = (list(range(1, 50)) + [1_000_000]) * 10  # 2% huge deals; 50 cut at each end leave 6..45
+    ci = trimmed_mean_ci(rare, 0.1, reps=400, seed=3)
+    assert ci.estimate == 25.5 and ci.lo <= 25.5 <= ci.hi and ci.hi < 30
+    assert trimmed_mean_ci(rare, 0.1, reps=400, seed=3) == ci  # seeded: reproducible
+    assert trimmed_mean_ci([2.0] * 50).lo == 2.0  # no spread, no uncertainty
+
+
+def test_trimmed_mean_bootstrap_matches_the_slow_bootstrap():
+    from crates_sim.analysis.stats import bootstrap_ci, trimmed_mean, trimmed_mean_ci
+
+    rng = np.random.default_rng(7)
+    x = rng.standard_t(1.5, size=400)
+    fast = trimmed_mean_ci(x, 0.1, reps=2000, seed=1)
+    slow = bootstrap_ci(x, lambda s: trimmed_mean(s, 0.1), reps=2000, seed=2)
+    assert fast.estimate == pytest.approx(slow.estimate)
+    assert fast.lo == pytest.approx(slow.lo, abs=0.25 * slow.se) and fast.hi == pytest.approx(slow.hi, abs=0.25 * slow.se)
