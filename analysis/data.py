@@ -200,6 +200,41 @@ def histogram(lf: pl.LazyFrame, column: str, by: list | tuple = (), width: float
     return counts.drop(columns="_bin").sort_values([*by, "left"]).reset_index(drop=True)
 
 
+def nice_ceil(x: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 x 10^k at or above x (x > 0)."""
+    if x <= 0:
+        return 1.0
+    mag = 10 ** np.floor(np.log10(x))
+    return float(min(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= x * (1 - 1e-12)))
+
+
+def clipped_histogram(lf: pl.LazyFrame, column: str, by: list | tuple = (), q: float = 0.99,
+                      bins: int = 40):
+    """A histogram readable under a heavy right tail: (counts, clip, tail).
+
+    clip is a round number at or above the q-quantile of `column` (None when nothing lies
+    beyond it); the bins cover the values up to clip, with shares of *all* rows; tail gives,
+    per group of `by`, the share of rows above clip (`tail_share`) and their maximum.
+    """
+    by = list(by)
+    row = collect(lf.select(pl.col(column).quantile(q).alias("q"), pl.col(column).max().alias("hi")))
+    qv, hi = row["q"][0], row["hi"][0]
+    clip = None if qv is None else nice_ceil(float(qv)) if qv > 0 else None
+    if clip is None or hi <= clip:
+        return histogram(lf, column, by, bins=bins), None, pd.DataFrame(columns=[*by, "tail_share", "max"])
+    tail = collect(lf.group_by(by or pl.lit(0).alias("_all"))
+                   .agg((pl.col(column) > clip).mean().alias("tail_share"), pl.col(column).max().alias("max"))
+                   ).to_pandas().drop(columns=["_all"], errors="ignore")
+    hist = histogram(lf.filter(pl.col(column) <= clip), column, by, bins=bins)
+    if len(hist):
+        if by:
+            keep = hist.merge(tail, on=by, how="left")["tail_share"].fillna(0).to_numpy()
+        else:
+            keep = float(tail["tail_share"].iloc[0])
+        hist["share"] = hist["share"] * (1 - keep)
+    return hist, clip, tail.sort_values(by).reset_index(drop=True) if by else tail
+
+
 # ------------------------------------------------------------------ one pass over hands/
 def hand_cube(D: Data) -> pd.DataFrame:
     """Per-cluster sums of the hands/ measures by seat x size x pos, in one scan (cached on D).

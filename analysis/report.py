@@ -19,7 +19,16 @@ from crates_sim.rules import Rules
 from crates_sim.schema import REASONS
 
 from . import stats
-from .data import Data, cluster_expr, cluster_means, collect, cube_means, hand_cube, histogram, load
+from .data import (
+    Data,
+    clipped_histogram,
+    cluster_expr,
+    cluster_means,
+    collect,
+    cube_means,
+    hand_cube,
+    load,
+)
 from .render import PALETTE, Document, bars_ci, ci_col, ci_text, figure, lines_ci, num
 
 SECTIONS = ("overview", "hoarding", "pressures", "seats", "flow")
@@ -47,6 +56,14 @@ def _win_per_game(D: Data) -> float:
     row = collect(D.games.select(pl.col("win").sum().alias("w"), pl.col("game").n_unique().alias("g")))
     g = row["g"][0]
     return float(row["w"][0] / g) if g else 1.0
+
+
+def tail_text(share: float) -> str:
+    """'1.2%', '0.04%' or '0' for a share."""
+    if share <= 0:
+        return "0%"
+    pct = 100 * share
+    return f"{pct:.1f}%" if pct >= 0.1 else f"{pct:.2g}%"
 
 
 # ------------------------------------------------------------------ overview
@@ -108,15 +125,28 @@ def overview(doc: Document, D: Data):
         "10% / 50% / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in zip(table["p10"], table["p50"], table["p90"], strict=False)],
     }), f"Win share and final score per strategy (fair share per seat {100 * fair:.1f}%; {_better(D)} score is better)")
 
-    hist = histogram(g, "total", by=["strategy"])
-    fig, ax = figure("Final game score per strategy", "final game score (points, pressures included)",
+    hist, clip, tail = clipped_histogram(g, "total", by=["strategy"])
+    fig, ax = figure("Final game score per strategy", "final game score (points, pressures included)"
+                     + (f"; axis clipped at {num(clip, 0)}" if clip is not None else ""),
                      "share of seat-games (%)")
     for i, (name, part) in enumerate(hist.groupby("strategy", sort=True)):
         ax.step(part["left"] + part["width"] / 2, 100 * part["share"], where="mid", label=name,
                 color=PALETTE[i % len(PALETTE)], lw=1.6)
     ax.legend(title="strategy")
-    sec.figure("score-distribution", fig, "Distribution of the final game score of a seat, per strategy "
+    caption = ("Distribution of the final game score of a seat, per strategy "
                "(partners share their team total).")
+    if clip is not None:
+        shares = ", ".join(f"{r.strategy} {tail_text(r.tail_share)} (max {num(float(r.max), 0)})"
+                           for r in tail.itertuples())
+        everyone = float(collect(g.select((pl.col("total") > clip).mean())).item())
+        line = f"{tail_text(everyone)} of seats above {num(clip, 0)} points"
+        ax.text(0.98, 0.95, line, transform=ax.transAxes, ha="right", va="top", fontsize=9,
+                bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "#999"})
+        caption += (f" The axis stops at {num(clip, 0)} points (a round number above the 99th percentile): "
+                    f"the long tail of pressure-heavy games would squash the rest into a spike. "
+                    f"Beyond it: {shares}.")
+        sec.text(f"**Score tail**: {line} (per strategy: {shares}); the figure's axis stops there.")
+    sec.figure("score-distribution", fig, caption)
 
     fig, ax = figure("Win share per seat by strategy, with 95% CIs", "strategy", "win share per seat (%)")
     bars_ci(ax, list(table["strategy"]), 100 * table["win"], 100 * table["win_lo"], 100 * table["win_hi"],

@@ -102,3 +102,35 @@ def test_hand_cube_matches_direct_aggregation(tmp_path):
     turns = cube_means(cube, {"t": "turns"})["t"][0]
     direct = D.hands.filter(pl.col("seat") == 0).select(pl.col("turns").mean()).collect().item()
     assert turns == pytest.approx(direct)
+
+
+def test_clipped_histogram_shows_the_tail_as_a_share():
+    import numpy as np
+    import polars as pl
+
+    from crates_sim.analysis.data import clipped_histogram
+
+    rng = np.random.default_rng(0)
+    body = rng.integers(0, 90, size=995)  # 99.5% of the seats score 0..89
+    total = np.concatenate([body, [600_000] * 5]).astype(float)  # 0.5% score 600,000
+    lf = pl.LazyFrame({"total": total, "strategy": ["greedy"] * 1000})
+    hist, clip, tail = clipped_histogram(lf, "total", by=["strategy"])
+    assert clip == 100  # a round number above the 99th percentile (about 89)
+    assert hist["left"].max() < 100  # no bin out at 600,000
+    assert tail["tail_share"].iloc[0] == pytest.approx(0.005) and tail["max"].iloc[0] == 600_000
+    assert hist["share"].sum() + 0.005 == pytest.approx(1.0)  # shares are of every seat
+    _, none, _ = clipped_histogram(pl.LazyFrame({"total": body.astype(float)}), "total")
+    assert none is None  # no tail beyond a round number: the axis is not clipped
+
+
+def test_report_states_the_score_tail(tmp_path):
+    import polars as pl
+
+    ds = write_dataset(tmp_path / "ds", games=100, partnerships=False)
+    chunk = sorted((ds / "games").glob("*.parquet"))[0]
+    games = pl.read_parquet(chunk)
+    games = games.with_columns(pl.when(pl.col("game") == games["game"].min()).then(600_000)
+                               .otherwise(pl.col("total")).cast(games.schema["total"]).alias("total"))
+    games.write_parquet(chunk)  # one game of 100 (4 seat rows of 400) runs to 600,000 points
+    md = report(ds)["markdown"].read_text()
+    assert "1.0% of seats above" in md and "max 600,000" in md
