@@ -57,6 +57,7 @@ from .cards import (
     PH_CALL,
     R_6,
     REASON_CAP,
+    REASON_PAUSE,
 )
 from .dispatch_nb import N_INLINE, choose_nb, choose_random
 from .indirect import call_decision
@@ -65,9 +66,11 @@ from .state_nb import (
     FN0,
     N_PARAMS,
     OBS0,
+    OPT0,
     S_COUNT,
     S_DEALER,
     S_DIR,
+    S_ENDED,
     S_ERR_CHOICE,
     S_ERR_HAND,
     S_ERR_PHASE,
@@ -79,7 +82,15 @@ from .state_nb import (
     S_N,
     S_OUT_SEQ,
     S_PASSES,
+    S_PAUSE_N,
+    S_PAUSE_PHASE,
+    S_PAUSE_PILE_N,
+    S_PAUSE_SEAT,
     S_PICK,
+    S_PILE_N,
+    S_QUE0,
+    S_QUE_LEN,
+    S_QUE_POS,
     S_RANK,
     S_SIZE,
     S_STOCK_N,
@@ -99,13 +110,16 @@ from .state_nb import (
     SV_TOTAL,
     SV_VOID_FREE,
     SV_VOIDS,
+    TMP_PAUSE_HAND,
+    TMP_PAUSE_OPTS,
+    TMP_PAUSE_PILE,
     TMP_SEEN,
     at,
     decision_views,
     stream,
     unpack,
 )
-from .strategy_ids import RANDOM
+from .strategy_ids import AGENT, RANDOM
 
 
 @leaf
@@ -147,11 +161,68 @@ def fill_obs(G, p, phase, played):
     obs[O_PASSES] = st[S_PASSES]
     obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
+@leaf
+def agent_choice(G, p, phase, n_opts):
+    """An outside agent's decision: the next queued one (the index of its option), or,
+    with none queued, a pause: the hand ends (REASON_PAUSE) with the decision recorded
+    for `crates_sim.step`, which replays the hand with the agent's answer queued."""
+    st = unpack(G).st
+    if st[S_QUE_POS] < st[S_QUE_LEN]:
+        want = G[st[S_QUE0] + st[S_QUE_POS]]
+        st[S_QUE_POS] += 1
+        for i in range(n_opts):
+            if G[OPT0 + i] == want:
+                return i
+        return n_opts  # not among the options: an illegal choice
+    g = unpack(G)
+    tmp = g.tmp
+    st[S_PAUSE_SEAT] = p
+    st[S_PAUSE_PHASE] = phase
+    st[S_PAUSE_N] = n_opts
+    st[S_PAUSE_PILE_N] = st[S_PILE_N]
+    for i in range(g.obs[O_HAND_N]):
+        tmp[TMP_PAUSE_HAND + i] = g.hands[p * 52 + i]
+    for i in range(st[S_PILE_N]):
+        tmp[TMP_PAUSE_PILE + i] = g.pile[i]
+    for i in range(n_opts):
+        tmp[TMP_PAUSE_OPTS + i] = g.opts[i]
+    end_hand(G, REASON_PAUSE, -1)
+    return -1
+
+
+@kernel
+def ask_strategy(G, sid, params, addr):
+    """For the paused decision of G (a copy: this rewrites it): the option index that
+    strategy `sid` with `params` would choose (a built-in, or by `addr`), on the seat's
+    own random stream. Hints (`crates_sim.step.Table.hint`) use it."""
+    g = unpack(G)
+    st, tmp = g.st, g.tmp
+    p = st[S_PAUSE_SEAT]
+    n_opts = st[S_PAUSE_N]
+    for i in range(g.obs[O_HAND_N]):
+        g.hands[p * 52 + i] = tmp[TMP_PAUSE_HAND + i]
+    st[S_PILE_N] = st[S_PAUSE_PILE_N]
+    for i in range(st[S_PILE_N]):
+        g.pile[i] = tmp[TMP_PAUSE_PILE + i]
+    for i in range(n_opts):
+        g.opts[i] = tmp[TMP_PAUSE_OPTS + i]
+    row = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
+    for j in range(N_PARAMS):
+        row[j] = params[j]
+    if sid < N_INLINE:
+        params_v, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
+        return choose_nb(sid, params_v, obs, hand, pile, options, rng)
+    return call_decision(addr, G, p, n_opts)
+
+
 @kernel
 def decide(G, p, phase, n_opts, played):
     """Ask seat p's strategy to pick one of opts[:n_opts]; returns the chosen option."""
     g = unpack(G)
     st, hands, opts = g.st, g.hands, g.opts
+    if st[S_ENDED] != 0:  # no decisions once the hand has ended (a pause, an error)
+        st[S_PICK] = 0
+        return opts[0]
     if st[S_FORCE] >= 0 and st[S_FORCE_SEAT] == p:
         # a search strategy's rollout: the first decision of seat p is given
         for i in range(n_opts):
@@ -162,7 +233,12 @@ def decide(G, p, phase, n_opts, played):
         st[S_FORCE] = -1
     fill_obs(G, p, phase, played)
     sid = g.strat[p]
-    if sid < N_INLINE:
+    if sid == AGENT:
+        k = agent_choice(G, p, phase, n_opts)
+        if k < 0:  # paused: nothing more happens in this hand
+            st[S_PICK] = 0
+            return opts[0]
+    elif sid < N_INLINE:
         params, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
         k = choose_nb(sid, params, obs, hand, pile, options, rng)
     elif G[FN0 + p] != 0:

@@ -47,8 +47,12 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_PILE_N, S_TURNS, S_ENDED, S_REASON, S_OUT, S_LOG_POS, S_LOG_ON, S_OUT_SEQ, S_PASSES,
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
- S_DEAL, S_CAP_DUE) = range(37)
-NST = 37
+ S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
+ S_PAUSE_N, S_PAUSE_PILE_N) = range(44)
+NST = 44
+# S_QUE0..S_PAUSE_N: outside agents (strategy_ids.AGENT, `crates_sim.step`): their queued
+# decisions sit in G[S_QUE0:S_QUE0 + S_QUE_LEN] (options, by value), S_QUE_POS of them
+# used; a decision with none queued pauses the hand (S_PAUSE_*: seat, phase, options)
 # S_CAP_DUE: a play that emptied its player's hand is resolving: it ends by the rules
 # (the player may go out) before max_turns_per_hand can cut the hand (see `tick_play`)
 # S_SEED, S_GAME: the game being played (the seed as int64 bits); S_DEAL: a hand number
@@ -86,6 +90,9 @@ N_ERR = ERR_SEEN + N_SEEN + 8
 TMP_DECK, TMP_POINTS, TMP_THREES, TMP_COVERED, TMP_HOME = 0, 64, 72, 80, 88
 TMP_VALUES = 128
 TMP_SEEN = 192
+#: a paused decision of an outside agent: its hand, the pile and the options as they
+#: were (the hand's code runs on a little after the pause; these do not change)
+TMP_PAUSE_HAND, TMP_PAUSE_PILE, TMP_PAUSE_OPTS = 0, 64, 128
 
 CRATES_SIZES = np.array([8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8], dtype=np.int64)
 
@@ -148,6 +155,15 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
         for j in range(min(sparams.shape[1], N_PARAMS)):
             params[q * N_PARAMS + j] = sparams[q, j]
     return G
+
+@allocating
+def new_agent_state(R, strat, sparams, addrs, engine, queue_cap):
+    """`new_state` with room for `queue_cap` queued decisions of outside agents (after the
+    core state; such a state is not traced)."""
+    G = new_state(R, strat, sparams, addrs, engine, queue_cap)
+    G[S_QUE0] = S_LEN
+    return G
+
 
 @allocating
 def copy_state(G):

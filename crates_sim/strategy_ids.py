@@ -10,3 +10,6 @@ RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
 N_INLINE = PIMC
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
+#: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the
+#: engine pauses the hand when such a seat must decide and no decision is queued
+AGENT = 90

@@ -1,0 +1,170 @@
+"""Step through a game from Python: the engine plays the bots, and stops at every decision
+of an outside agent (a PettingZoo agent, a person at `crates play`).
+
+Contract: `Table(rules, seats, seed, game)` plays game `game` of `seed` with the same
+kernels as `crates simulate` and `crates trace`. `seats` holds a strategy spec per seat,
+or None for a seat played from outside. `table.pending` is the decision waiting for an
+outside seat (None when the game is over); `table.act(option)` answers it with one of
+`pending.options` and plays on to the next one. Every decision of every seat is the same
+as in `crates trace` with those strategies in the bots' seats: seeds keep their meaning.
+
+How: the engine runs a whole hand inside one call. An outside seat is strategy id AGENT:
+when it must decide and no answer is queued, the engine ends the hand early with the
+decision recorded. `act` queues the answer and plays the hand again from its start (the
+state saved at the hand's start, so every draw of every stream is the same): the bots
+decide as before, the queued answers are replayed, and the engine stops at the next
+unanswered decision. A replay costs the hand's turns so far, a few microseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import cards as C
+from . import engine_nb as nb
+from .engine import engine_table, prepare
+from .errors import CratesError
+from .strategy import N_PARAMS, addresses, parse_strategies, resolve
+from .strategy_ids import AGENT
+
+#: most decisions of outside seats in one hand
+QUEUE_CAP = 4096
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What an outside seat must decide now.
+
+    seat: who; phase: cards.PH_* (what is decided); options: the legal options (cards
+    0..51, ACTION_DRAW, ACTION_PASS; suits 0..3 for a call; 0/1 for an announcement);
+    obs: the seat's view (`crates_sim.view` reads it); hand: its cards; pile: the pile
+    since the last reshuffle, top card last."""
+
+    seat: int
+    phase: int
+    options: tuple
+    obs: np.ndarray
+    hand: np.ndarray
+    pile: np.ndarray
+
+
+class Table:
+    """One game, stepped decision by decision at the outside seats (see the module doc)."""
+
+    def __init__(self, rules, seats, seed: int, game: int):
+        n = rules.players
+        if len(seats) != n:
+            raise CratesError(f"{len(seats)} seats for {n} players")
+        self.rules = rules
+        self.seed = int(seed)
+        self.game = int(game)
+        self.outside = [s is None for s in seats]
+        bots = [s if s is not None else "random" for s in seats]
+        bots = parse_strategies(bots, n)
+        prepare(bots)
+        ids, params = resolve(bots)
+        ids[np.array(self.outside, dtype=bool)] = AGENT
+        self.specs = [None if o else s for o, s in zip(self.outside, bots, strict=True)]
+        self._G = nb.new_agent_state(rules.to_array(), ids, params, addresses(bots),
+                                     engine_table(), QUEUE_CAP)
+        self._rows = np.zeros((n, nb.N_HAND_FIELDS), dtype=np.int32)
+        self._stats = np.zeros(nb.N_STATS, dtype=np.int64)
+        self._games = np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64)
+        self._wins = np.zeros(n)
+        self.hand = 0
+        self.over = False
+        self.hand_points: list[list[int]] = []  # per finished hand, per seat
+        self._queue: list[int] = []
+        nb.start_game(self._G, np.uint64(self.seed), self.game)
+        self._G[nb.S_SEED] = np.uint64(self.seed).astype(np.int64)
+        self._G[nb.S_GAME] = self.game
+        self._start_hand()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def totals(self) -> list[int]:
+        """Every seat's game total so far (final once the game is over)."""
+        G = self._G
+        return [int(G[nb.SV0 + q * nb.NSV + nb.SV_TOTAL]) for q in range(self.rules.players)]
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats, once the game is over."""
+        return [q for q in range(self.rules.players) if self._wins[q] > 0]
+
+    @property
+    def ranks(self) -> list[int]:
+        return [int(r) for r in self._games[:, nb.G_RANK]]
+
+    # ------------------------------------------------------------------ playing
+    def act(self, option: int) -> None:
+        """Answer the pending decision with `option` (one of pending.options) and play on
+        to the next decision of an outside seat (or the end of the game)."""
+        if self.pending is None:
+            raise CratesError("the game is over: there is nothing to decide")
+        if int(option) not in self.pending.options:
+            raise CratesError(f"{option} is not one of the options {list(self.pending.options)}")
+        self._queue.append(int(option))
+        self._play()
+
+    def _start_hand(self):
+        self.hand += 1
+        self._G[nb.S_DEAL] = self.hand
+        self._hand_start = self._G.copy()
+        self._queue = []
+        self._play()
+
+    def _play(self):
+        """Play the current hand from its start with the queued answers, to the next
+        unanswered decision or the hand's end (then score it, and deal the next)."""
+        while True:
+            G = self._G
+            G[:] = self._hand_start
+            q0 = int(G[nb.S_QUE0])
+            G[q0:q0 + len(self._queue)] = self._queue
+            G[nb.S_QUE_LEN] = len(self._queue)
+            nb.play_on(G)
+            if G[nb.S_ERROR] != 0:  # pragma: no cover - a bot's illegal choice
+                raise CratesError(f"seat {int(G[nb.S_ERR_SEAT])} made an illegal choice")
+            if G[nb.S_REASON] == C.REASON_PAUSE:
+                self.pending = self._decision()
+                return
+            nb.finish_hand(G, 0, self._rows, 0, True, self._stats)
+            self.hand_points.append([int(x) for x in self._rows[:, nb.H_POINTS]])
+            if nb.game_over(G, self.hand):
+                nb.finish_game(G, self._games, self._wins, 0)
+                self.over = True
+                self.pending = None
+                return
+            self.hand += 1
+            G[nb.S_DEAL] = self.hand
+            self._hand_start = G.copy()
+            self._queue = []
+
+    def _decision(self) -> Decision:
+        G = self._G
+        seat, phase, n = int(G[nb.S_PAUSE_SEAT]), int(G[nb.S_PAUSE_PHASE]), int(G[nb.S_PAUSE_N])
+        obs = G[nb.OBS0:nb.OPT0].copy()
+        tmp = G[nb.TMP0:nb.R0]
+        hand = tmp[nb.TMP_PAUSE_HAND:nb.TMP_PAUSE_HAND + int(obs[C.O_HAND_N])].copy()
+        pile = tmp[nb.TMP_PAUSE_PILE:nb.TMP_PAUSE_PILE + int(G[nb.S_PAUSE_PILE_N])].copy()
+        options = tuple(int(x) for x in tmp[nb.TMP_PAUSE_OPTS:nb.TMP_PAUSE_OPTS + n])
+        return Decision(seat, phase, options, obs, hand, pile)
+
+    def hint(self, spec: str) -> int:
+        """The option the strategy `spec` (a built-in or FILE.py:FUNCTION) would choose for
+        the pending decision, on the seat's own random stream (the game is not changed)."""
+        if self.pending is None:
+            raise CratesError("the game is over: there is nothing to decide")
+        (spec,) = parse_strategies([spec], 1)
+        ids, params = resolve([spec])
+        addr = int(addresses([spec])[0])
+        k = int(nb.ask_strategy(self._G.copy(), int(ids[0]), params[0], addr))
+        if not 0 <= k < len(self.pending.options):
+            raise CratesError(f"strategy {spec!r} made an illegal choice ({k})")
+        return self.pending.options[k]
+
+
+__all__ = ["Table", "Decision", "N_PARAMS"]
