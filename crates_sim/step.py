@@ -18,8 +18,6 @@ unanswered decision. A replay costs the hand's turns so far, a few microseconds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from . import cards as C
@@ -33,21 +31,43 @@ from .strategy_ids import AGENT
 QUEUE_CAP = 4096
 
 
-@dataclass(frozen=True)
 class Decision:
     """What an outside seat must decide now.
 
     seat: who; phase: cards.PH_* (what is decided); options: the legal options (cards
     0..51, ACTION_DRAW, ACTION_PASS; suits 0..3 for a call; 0/1 for an announcement);
     obs: the seat's view (`crates_sim.view` reads it); hand: its cards; pile: the pile
-    since the last reshuffle, top card last."""
+    since the last reshuffle, top card last (these three are read when first asked for)."""
 
-    seat: int
-    phase: int
-    options: tuple
-    obs: np.ndarray
-    hand: np.ndarray
-    pile: np.ndarray
+    __slots__ = ("seat", "phase", "options", "_core", "_obs", "_hand", "_pile")
+
+    def __init__(self, G):
+        self.seat = int(G[nb.S_PAUSE_SEAT])
+        self.phase = int(G[nb.S_PAUSE_PHASE])
+        n = int(G[nb.S_PAUSE_N])
+        self.options = tuple(G[nb.TMP0 + nb.TMP_PAUSE_OPTS:nb.TMP0 + nb.TMP_PAUSE_OPTS + n].tolist())
+        self._core = G[:nb.S_LEN].copy()  # the state goes on changing; the decision does not
+        self._obs = self._hand = self._pile = None
+
+    @property
+    def obs(self) -> np.ndarray:
+        if self._obs is None:
+            self._obs = self._core[nb.OBS0:nb.OPT0]
+        return self._obs
+
+    @property
+    def hand(self) -> np.ndarray:
+        if self._hand is None:
+            at = nb.TMP0 + nb.TMP_PAUSE_HAND
+            self._hand = self._core[at:at + int(self.obs[C.O_HAND_N])]
+        return self._hand
+
+    @property
+    def pile(self) -> np.ndarray:
+        if self._pile is None:
+            at = nb.TMP0 + nb.TMP_PAUSE_PILE
+            self._pile = self._core[at:at + int(self._core[nb.S_PAUSE_PILE_N])]
+        return self._pile
 
 
 class Table:
@@ -76,7 +96,7 @@ class Table:
         self.hand = 0
         self.over = False
         self.hand_points: list[list[int]] = []  # per finished hand, per seat
-        self._queue: list[int] = []
+        self._queued = 0
         nb.start_game(self._G, np.uint64(self.seed), self.game)
         self._G[nb.S_SEED] = np.uint64(self.seed).astype(np.int64)
         self._G[nb.S_GAME] = self.game
@@ -86,8 +106,8 @@ class Table:
     @property
     def totals(self) -> list[int]:
         """Every seat's game total so far (final once the game is over)."""
-        G = self._G
-        return [int(G[nb.SV0 + q * nb.NSV + nb.SV_TOTAL]) for q in range(self.rules.players)]
+        n = self.rules.players
+        return self._G[nb.SV0 + nb.SV_TOTAL:nb.SV0 + n * nb.NSV:nb.NSV].tolist()
 
     @property
     def winners(self) -> list[int]:
@@ -106,25 +126,25 @@ class Table:
             raise CratesError("the game is over: there is nothing to decide")
         if int(option) not in self.pending.options:
             raise CratesError(f"{option} is not one of the options {list(self.pending.options)}")
-        self._queue.append(int(option))
+        q0 = int(self._G[nb.S_QUE0])
+        self._G[q0 + self._queued] = int(option)  # the queue is not part of the snapshot
+        self._queued += 1
         self._play()
 
     def _start_hand(self):
         self.hand += 1
         self._G[nb.S_DEAL] = self.hand
-        self._hand_start = self._G.copy()
-        self._queue = []
+        self._hand_start = self._G[:nb.S_LEN].copy()
+        self._queued = 0
         self._play()
 
     def _play(self):
         """Play the current hand from its start with the queued answers, to the next
         unanswered decision or the hand's end (then score it, and deal the next)."""
+        G = self._G
         while True:
-            G = self._G
-            G[:] = self._hand_start
-            q0 = int(G[nb.S_QUE0])
-            G[q0:q0 + len(self._queue)] = self._queue
-            G[nb.S_QUE_LEN] = len(self._queue)
+            G[:nb.S_LEN] = self._hand_start
+            G[nb.S_QUE_LEN] = self._queued
             nb.play_on(G)
             if G[nb.S_ERROR] != 0:  # pragma: no cover - a bot's illegal choice
                 raise CratesError(f"seat {int(G[nb.S_ERR_SEAT])} made an illegal choice")
@@ -140,18 +160,11 @@ class Table:
                 return
             self.hand += 1
             G[nb.S_DEAL] = self.hand
-            self._hand_start = G.copy()
-            self._queue = []
+            self._hand_start = G[:nb.S_LEN].copy()
+            self._queued = 0
 
     def _decision(self) -> Decision:
-        G = self._G
-        seat, phase, n = int(G[nb.S_PAUSE_SEAT]), int(G[nb.S_PAUSE_PHASE]), int(G[nb.S_PAUSE_N])
-        obs = G[nb.OBS0:nb.OPT0].copy()
-        tmp = G[nb.TMP0:nb.R0]
-        hand = tmp[nb.TMP_PAUSE_HAND:nb.TMP_PAUSE_HAND + int(obs[C.O_HAND_N])].copy()
-        pile = tmp[nb.TMP_PAUSE_PILE:nb.TMP_PAUSE_PILE + int(G[nb.S_PAUSE_PILE_N])].copy()
-        options = tuple(int(x) for x in tmp[nb.TMP_PAUSE_OPTS:nb.TMP_PAUSE_OPTS + n])
-        return Decision(seat, phase, options, obs, hand, pile)
+        return Decision(self._G)
 
     def hint(self, spec: str) -> int:
         """The option the strategy `spec` (a built-in or FILE.py:FUNCTION) would choose for

@@ -1,0 +1,219 @@
+"""A PettingZoo AEC environment for Crates and Crazy Eights, on the engine's step API.
+
+    from crates_sim import env
+    e = env.env(preset="classic", players=4, partnerships=True, bots={1: "greedy", 3: "pimc"})
+    e.reset(seed=7, options={"game": 0})
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else e.hint("greedy")
+        e.step(action)
+
+Contract: agents are `player_<seat>` for the seats not in `bots` (those are played inside
+the engine between the agents' turns). `reset(seed=S, options={"game": i})` deals
+exactly the hands of `crates trace --seed S --game i`; every decision of the game,
+the agents' included, is the engine's (`crates_sim.step.Table`). docs/env.md documents
+the observation, the actions and the rewards.
+
+Actions (one fixed encoding for every decision, ACTIONS): 0-51 play that card (rank * 4 +
+suit), 52 draw (or decline a count), 53 pass, 54-57 call clubs, diamonds, hearts, spades,
+58 do not announce a last card, 59 announce it. `observation["action_mask"]` marks the
+legal ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import cards as C
+from .errors import CratesError
+from .observe_nb import agent_observation
+from .rules import Rules
+from .step import Table
+
+N_ACTIONS = 60
+DRAW, PASS, CALL0, ANNOUNCE_NO, ANNOUNCE_YES = 52, 53, 54, 58, 59
+#: names of the actions, for people
+ACTIONS = ([C.card_name(c) for c in range(52)] + ["draw", "pass"]
+           + [f"call {s}" for s in C.SUITS] + ["no announcement", "announce"])
+
+
+_NAMES = np.array([C.card_name(c) for c in range(52)], dtype=object)
+
+
+def to_action(phase: int, option: int) -> int:
+    """The action number of an engine option in a decision of `phase`."""
+    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
+        return CALL0 + option
+    if phase == C.PH_ANNOUNCE:
+        return ANNOUNCE_NO + option
+    return option  # a card 0..51, ACTION_DRAW = 52, ACTION_PASS = 53
+
+
+def to_option(phase: int, action: int) -> int:
+    """The engine option of action number `action` in a decision of `phase`."""
+    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
+        return action - CALL0
+    if phase == C.PH_ANNOUNCE:
+        return action - ANNOUNCE_NO
+    return action
+
+
+def obs_size(players: int) -> int:
+    return 52 + 52 + 4 + 6 + 1 + players + 3 * players
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's usual wrappers (illegal actions end the game for
+    the agent that made one with reward -1; actions out of range assert; order enforced)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):
+    """Crates / Crazy Eights as a PettingZoo AEC environment, without wrappers.
+
+    preset, players, partnerships, set: the rules (as `crates simulate --preset --players
+    --partnerships --set`); bots: {seat: strategy spec} played inside the engine;
+    reward: "rank" (+1 for the winners, -1 for the seats ranked last, 0 otherwise, at the
+    game's end) or "score" (the final total, negated in Crates where lower wins);
+    hand_rewards: also reward each hand (its points, negated in Crates)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "crates_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, preset: str = "classic", players: int = 4, partnerships=None,
+                 set: dict | None = None, bots: dict | None = None, reward: str = "rank",
+                 hand_rewards: bool = False, render_mode: str | None = None):
+        super().__init__()
+        overrides = dict(set or {})
+        if partnerships is not None:
+            overrides["partnerships"] = partnerships
+        self.rules = Rules.preset(preset, players, **overrides)
+        bots = {int(k): v for k, v in (bots or {}).items()}
+        if any(not 0 <= q < players for q in bots):
+            raise CratesError(f"bots: seats are 0..{players - 1}")
+        if len(bots) == players:
+            raise CratesError("bots: leave at least one seat to an agent")
+        if reward not in ("rank", "score"):
+            raise CratesError(f"reward must be rank or score, not {reward!r}")
+        self.bots = bots
+        self.reward_kind = reward
+        self.hand_rewards = hand_rewards
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{q}" for q in range(players) if q not in bots]
+        size = obs_size(players)
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), dtype=np.int8)})
+            for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.table = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ the game
+    def reset(self, seed=None, options=None):
+        game = int((options or {}).get("game", 0))
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (1 << 63))
+        n = self.rules.players
+        seats = [self.bots.get(q) for q in range(n)]
+        self.table = Table(self.rules, seats, int(seed), game)
+        self.agents = self.possible_agents[:]
+        self._seats = [int(a.split("_")[1]) for a in self.agents]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {"hand": [], "total": 0} for a in self.agents}
+        self._vec = np.zeros(obs_size(n), dtype=np.float32)
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._hands_scored = 0
+        self._after_move()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        d = self.table.pending
+        self.table.act(to_option(d.phase, int(action)))
+        self._cumulative_rewards[agent] = 0.0
+        self._after_move()
+        self._accumulate_rewards()
+
+    def _after_move(self):
+        t = self.table
+        self.rewards = {a: 0.0 for a in self.agents}
+        crates = self.rules.family == "crates"
+        if self.hand_rewards:
+            for points in t.hand_points[self._hands_scored:]:
+                for a in self.agents:
+                    pts = points[int(a.split("_")[1])]
+                    self.rewards[a] += -pts if crates else pts
+        self._hands_scored = len(t.hand_points)
+        if t.over:
+            totals, ranks = t.totals, t.ranks
+            last = max(ranks)
+            for a in self.agents:
+                q = int(a.split("_")[1])
+                if self.reward_kind == "score":
+                    self.rewards[a] += -totals[q] if crates else totals[q]
+                elif last > 1:  # all tied: 0
+                    self.rewards[a] += 1.0 if q in t.winners else (-1.0 if ranks[q] == last else 0.0)
+                self.terminations[a] = True
+        totals = t.totals
+        for a, q in zip(self.agents, self._seats, strict=True):
+            self.infos[a]["total"] = totals[q]
+        self._obs_seat = -1
+        if t.pending is not None:  # the engine fills the mover's observation, once
+            self._obs_seat = agent_observation(t._G, self._vec, self._mask)
+            self.infos[f"player_{self._obs_seat}"]["hand"] = self._hand_names(self._obs_seat)
+        if t.pending is not None:
+            self.agent_selection = f"player_{t.pending.seat}"
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def _hand_names(self, seat: int) -> list[str]:
+        d = self.table.pending
+        if d is not None and d.seat == seat:
+            return _NAMES[np.sort(d.hand)].tolist()
+        return []
+
+    def observe(self, agent):
+        q = int(agent.split("_")[1])
+        if self._obs_seat == q:
+            return {"observation": self._vec.copy(), "action_mask": self._mask.copy()}
+        return {"observation": np.zeros_like(self._vec), "action_mask": np.zeros_like(self._mask)}
+
+    def hint(self, spec: str) -> int:
+        """The action a built-in or user strategy (`greedy`, `pimc:samples=50`,
+        `mybots.py:cautious`) would choose for the agent to move."""
+        d = self.table.pending
+        return to_action(d.phase, self.table.hint(spec))
+
+    def render(self):
+        if self.render_mode is None or self.table is None:
+            return None
+        d = self.table.pending
+        text = f"hand {self.table.hand}, totals {self.table.totals}"
+        if d is not None:
+            text += (f"; player_{d.seat} to move, holding {' '.join(self._hand_names(d.seat))};"
+                     f" legal: {', '.join(ACTIONS[to_action(d.phase, o)] for o in d.options)}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self.table = None
