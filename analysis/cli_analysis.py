@@ -165,3 +165,51 @@ def split_variants(text: str) -> list[str]:
     if not out:
         raise CratesError("--variants: give at least one variant")
     return out
+
+
+@click.command()
+@click.argument("grid", nargs=-1, required=True, metavar="STRATEGY:PARAM=LOW..HIGH:N [SECOND]")
+@rules_options
+@click.option("--against", "-a", required=True, help="The baseline strategy every grid point plays against.")
+@click.option("--games", "-g", default=2000, show_default=True, type=int,
+              help="Deals per grid point (each once per rotation of point and baseline over the seats).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals (the same for every point).")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--overwrite", is_flag=True, help="Replace a different sweep in OUT.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet):
+    """Sweep a strategy parameter over a grid, each point against a baseline.
+
+    A grid is STRATEGY:PARAM=LOW..HIGH:N: N evenly spaced values, both ends included,
+    checked against the strategy's parameters and ranges (`crates strategies`). Two grids
+    of the same strategy sweep their product (a heat map). Every point is a duplicate
+    comparison against --against, as `crates compare` runs it: the same deals for every
+    point, with the seats rotated. Writes OUT/sweep.csv (one row per point: the mean,
+    robust and win-rate differences with 95% CIs), OUT/sweep.html (+ .md, PNGs: the curve
+    or heat map, best point marked) and each point's games under OUT/points/.
+    Rerunning the same command resumes: finished points are not played again.
+
+    \b
+    Examples:
+      crates sweep "weights:w3=-60..60:13" --against greedy --preset classic --players 4 \\
+          --games 20000 --seed 1 --out sw/w3
+      crates sweep "weights:w3=-60..60:13" "weights:w5=0..40:5" --against greedy --out sw/w3w5
+      crates sweep "aggressive:leader_weight=0..4:9" --against greedy --no-partnerships --out sw/lw
+    """
+    import sys
+
+    from .sweep import sweep as run_sweep
+
+    res = run_sweep(rules, list(grid), against, games, seed, out, _workers(workers), overwrite=overwrite,
+                    echo=lambda s: None if quiet else click.echo(s, err=True),
+                    progress=not quiet and sys.stderr.isatty())
+    b = res["rows"].iloc[res["best"]]
+    from .render import ci_text
+
+    click.echo(f"{len(res['rows'])} points ({res['ran']} played, {res['skipped']} already done) x "
+               f"{games:,} deals in {res['wall']:.1f} s ({rules.describe()}, {rules.players} players)")
+    click.echo(f"best: {b['spec']}  win-rate difference {ci_text(b['win_diff'], b['win_lo'], b['win_hi'], 1, pct=True)}"
+               f", robust score difference {ci_text(b['robust'], b['robust_lo'], b['robust_hi'])}")
+    click.echo(f"table: {res['paths']['html'].with_name('sweep.csv')}")
+    click.echo(f"report: {res['paths']['html']}")

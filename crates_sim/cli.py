@@ -197,8 +197,9 @@ from .cli_simulate import simulate  # noqa: E402
 
 cli.add_command(simulate)
 
-from crates_sim.analysis.cli_analysis import balance, compare, report  # noqa: E402
+from crates_sim.analysis.cli_analysis import balance, compare, report, sweep  # noqa: E402
 
 cli.add_command(report)
 cli.add_command(compare)
 cli.add_command(balance)
+cli.add_command(sweep)
