@@ -15,6 +15,7 @@ from .state_nb import (
     S_LOG_ON,
     S_LOG_OVERFLOW,
     S_LOG_POS,
+    S_QUE0,
     T_LOG_OVERFLOW,
     T_LOG_WORDS,
     unpack,
@@ -30,7 +31,8 @@ def log_reserve(G, ev, n_fields):
     if st[S_LOG_ON] == 0:
         return -1
     pos = st[S_LOG_POS]
-    if pos + 2 + n_fields > log.shape[0]:
+    room = log.shape[0] if st[S_QUE0] == 0 else st[S_QUE0] - LOG0  # a queue follows the log
+    if pos + 2 + n_fields > room:
         st[S_LOG_OVERFLOW] = 1
         st[S_LOG_ON] = 0
         return -1

@@ -157,11 +157,12 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
     return G
 
 @allocating
-def new_agent_state(R, strat, sparams, addrs, engine, queue_cap):
-    """`new_state` with room for `queue_cap` queued decisions of outside agents (after the
-    core state; such a state is not traced)."""
-    G = new_state(R, strat, sparams, addrs, engine, queue_cap)
-    G[S_QUE0] = S_LEN
+def new_agent_state(R, strat, sparams, addrs, engine, log_cap, queue_cap):
+    """`new_state` with room for `queue_cap` queued decisions of outside agents, after a
+    log of `log_cap` words (0: not traced)."""
+    G = new_state(R, strat, sparams, addrs, engine, log_cap + queue_cap)
+    G[S_QUE0] = S_LEN + log_cap
+    G[S_LOG_ON] = 1 if log_cap > 0 else 0
     return G
 
 

@@ -29,6 +29,8 @@ from .strategy_ids import AGENT
 
 #: most decisions of outside seats in one hand
 QUEUE_CAP = 4096
+#: the game log's room when a table records one (words; a game takes some 30,000)
+LOG_CAP = 1 << 21
 
 
 class Decision:
@@ -73,7 +75,7 @@ class Decision:
 class Table:
     """One game, stepped decision by decision at the outside seats (see the module doc)."""
 
-    def __init__(self, rules, seats, seed: int, game: int):
+    def __init__(self, rules, seats, seed: int, game: int, record: bool = False):
         n = rules.players
         if len(seats) != n:
             raise CratesError(f"{len(seats)} seats for {n} players")
@@ -88,7 +90,7 @@ class Table:
         ids[np.array(self.outside, dtype=bool)] = AGENT
         self.specs = [None if o else s for o, s in zip(self.outside, bots, strict=True)]
         self._G = nb.new_agent_state(rules.to_array(), ids, params, addresses(bots),
-                                     engine_table(), QUEUE_CAP)
+                                     engine_table(), LOG_CAP if record else 0, QUEUE_CAP)
         self._rows = np.zeros((n, nb.N_HAND_FIELDS), dtype=np.int32)
         self._stats = np.zeros(nb.N_STATS, dtype=np.int64)
         self._games = np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64)
@@ -165,6 +167,21 @@ class Table:
 
     def _decision(self) -> Decision:
         return Decision(self._G)
+
+    def events(self, names=None) -> list[dict]:
+        """The game so far as the events of `crates trace` (docs/log-format.md), for a
+        table made with record=True; `names` label the seats (default: the bots' specs,
+        "outside" for the others)."""
+        from .engine import decode_log
+
+        G = self._G
+        if G[nb.S_QUE0] == nb.S_LEN:
+            raise CratesError("this table records no log: make it with record=True")
+        if G[nb.S_LOG_OVERFLOW]:  # pragma: no cover - a game of over a million words
+            raise CratesError("the game's log outgrew its room")
+        names = names or [s if s is not None else "outside" for s in self.specs]
+        words = G[nb.LOG0:nb.LOG0 + int(G[nb.S_LOG_POS])]
+        return decode_log(words, self.rules, names, self.seed, self.game)
 
     def hint(self, spec: str) -> int:
         """The option the strategy `spec` (a built-in or FILE.py:FUNCTION) would choose for

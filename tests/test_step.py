@@ -54,3 +54,13 @@ def test_a_pending_decision_is_what_the_seat_may_see_and_do():
         table.act(99)
     table.act(d.options[-1])
     assert table.pending is None or table.pending.seat == 0
+
+
+def test_a_recorded_table_writes_the_log_of_crates_trace():
+    rules = Rules.preset("league", 3)
+    table = Table(rules, [None, "greedy", None], seed=9, game=4, record=True)
+    _drive(table, "greedy")
+    mine = table.events()
+    theirs = trace_game(rules, ["greedy"] * 3, 9, 4)
+    assert mine[0]["strategies"] == ["outside", "greedy", "outside"]
+    assert mine[1:] == theirs[1:]
