@@ -197,6 +197,10 @@ from .cli_simulate import simulate  # noqa: E402
 
 cli.add_command(simulate)
 
+from .cli_play import play  # noqa: E402
+
+cli.add_command(play)
+
 from crates_sim.analysis.cli_analysis import balance, compare, report, sweep  # noqa: E402
 
 cli.add_command(report)

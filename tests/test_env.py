@@ -30,7 +30,7 @@ def test_pettingzoo_seed_test():
 def test_hints_at_every_seat_replay_the_trace(preset, players):
     e = cenv.env(preset=preset, players=players)
     e.reset(seed=5, options={"game": 1})
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         _obs, _reward, done, cut, _info = e.last()
         e.step(None if done or cut else e.unwrapped.hint("greedy"))
     end = trace_game(Rules.preset(preset, players), ["greedy"] * players, 5, 1)[-1]
