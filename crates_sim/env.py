@@ -131,6 +131,8 @@ class raw_env(AECEnv):
         self.table = Table(self.rules, seats, int(seed), game)
         self.agents = self.possible_agents[:]
         self._seats = [int(a.split("_")[1]) for a in self.agents]
+        self._names = [f"player_{q}" for q in range(n)]
+        self._obs_seat = -1
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -154,41 +156,36 @@ class raw_env(AECEnv):
 
     def _after_move(self):
         t = self.table
-        self.rewards = {a: 0.0 for a in self.agents}
+        rewards = self.rewards
+        for a in self.agents:
+            rewards[a] = 0.0
         crates = self.rules.family == "crates"
-        if self.hand_rewards:
+        if self.hand_rewards and len(t.hand_points) > self._hands_scored:
             for points in t.hand_points[self._hands_scored:]:
-                for a in self.agents:
-                    pts = points[int(a.split("_")[1])]
-                    self.rewards[a] += -pts if crates else pts
-        self._hands_scored = len(t.hand_points)
+                for a, q in zip(self.agents, self._seats, strict=True):
+                    rewards[a] += -points[q] if crates else points[q]
+            self._hands_scored = len(t.hand_points)
         if t.over:
             totals, ranks = t.totals, t.ranks
             last = max(ranks)
-            for a in self.agents:
-                q = int(a.split("_")[1])
+            for a, q in zip(self.agents, self._seats, strict=True):
                 if self.reward_kind == "score":
-                    self.rewards[a] += -totals[q] if crates else totals[q]
+                    rewards[a] += -totals[q] if crates else totals[q]
                 elif last > 1:  # all tied: 0
-                    self.rewards[a] += 1.0 if q in t.winners else (-1.0 if ranks[q] == last else 0.0)
+                    rewards[a] += 1.0 if q in t.winners else (-1.0 if ranks[q] == last else 0.0)
                 self.terminations[a] = True
-        totals = t.totals
+                self.infos[a]["total"] = totals[q]
+            return
+        # the engine fills the mover's observation, once, in one call
+        seat = agent_observation(t._G, self._vec, self._mask)
+        self._obs_seat = seat
+        mover = self._names[seat]
+        self.agent_selection = mover
+        vec = self._vec
+        base = 116 + self.rules.players  # per seat: hand size, total, pressures
         for a, q in zip(self.agents, self._seats, strict=True):
-            self.infos[a]["total"] = totals[q]
-        self._obs_seat = -1
-        if t.pending is not None:  # the engine fills the mover's observation, once
-            self._obs_seat = agent_observation(t._G, self._vec, self._mask)
-            self.infos[f"player_{self._obs_seat}"]["hand"] = self._hand_names(self._obs_seat)
-        if t.pending is not None:
-            self.agent_selection = f"player_{t.pending.seat}"
-        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
-            self.agent_selection = self.agents[0]
-
-    def _hand_names(self, seat: int) -> list[str]:
-        d = self.table.pending
-        if d is not None and d.seat == seat:
-            return _NAMES[np.sort(d.hand)].tolist()
-        return []
+            self.infos[a]["total"] = int(vec[base + 3 * q])
+        self.infos[mover]["hand"] = _NAMES[vec[:52] > 0].tolist()
 
     def observe(self, agent):
         q = int(agent.split("_")[1])
@@ -208,7 +205,8 @@ class raw_env(AECEnv):
         d = self.table.pending
         text = f"hand {self.table.hand}, totals {self.table.totals}"
         if d is not None:
-            text += (f"; player_{d.seat} to move, holding {' '.join(self._hand_names(d.seat))};"
+            hand = " ".join(self.infos.get(f"player_{d.seat}", {}).get("hand", []))
+            text += (f"; player_{d.seat} to move, holding {hand};"
                      f" legal: {', '.join(ACTIONS[to_action(d.phase, o)] for o in d.options)}")
         if self.render_mode == "human":
             print(text)
