@@ -109,6 +109,11 @@ class Game:
         if self.hint_spec:
             self.console.print(f"  hint ({self.hint_spec}): "
                                f"{_option_text(d.phase, self.table.hint(self.hint_spec))}")
+            values = self.table.hint_values(self.hint_spec)
+            if values:  # why: pimc's mean outcome of each move over its sampled deals
+                ranked = sorted(values.items(), key=lambda kv: -kv[1])
+                self.console.print("    mean outcome per move (higher is better): " + ", ".join(
+                    f"{_option_text(d.phase, o)} {v:+.1f}" for o, v in ranked))
         while True:
             raw = self.ask(prompt)
             if raw is None:

@@ -191,10 +191,9 @@ def agent_choice(G, p, phase, n_opts):
 
 
 @kernel
-def ask_strategy(G, sid, params, addr):
-    """For the paused decision of G (a copy: this rewrites it): the option index that
-    strategy `sid` with `params` would choose (a built-in, or by `addr`), on the seat's
-    own random stream. Hints (`crates_sim.step.Table.hint`) use it."""
+def restore_pause(G):
+    """Put the paused decision's hand, pile and options back where the decision saw them
+    (the hand's code ran on a little after the pause); returns (seat, number of options)."""
     g = unpack(G)
     st, tmp = g.st, g.tmp
     p = st[S_PAUSE_SEAT]
@@ -206,6 +205,16 @@ def ask_strategy(G, sid, params, addr):
         g.pile[i] = tmp[TMP_PAUSE_PILE + i]
     for i in range(n_opts):
         g.opts[i] = tmp[TMP_PAUSE_OPTS + i]
+    return p, n_opts
+
+
+@kernel
+def ask_strategy(G, sid, params, addr):
+    """For the paused decision of G (a copy: this rewrites it): the option index that
+    strategy `sid` with `params` would choose (a built-in, or by `addr`), on the seat's
+    own random stream. Hints (`crates_sim.step.Table.hint`) use it."""
+    p, n_opts = restore_pause(G)
+    g = unpack(G)
     row = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
     for j in range(N_PARAMS):
         row[j] = params[j]

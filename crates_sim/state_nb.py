@@ -211,3 +211,7 @@ def decision_views(G, p, n_opts):
     options = G[OPT0:OPT0 + n_opts]
     own = stream(1 + p)
     return params, obs, hand, pile, options, G[own:own + 4]
+
+
+#: `decision_views` for allocating callers (pimc's explanations): see `jit.counted_leaf`
+decision_views_counted = twin(decision_views, counted_leaf, "decision_views_counted")

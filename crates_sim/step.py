@@ -183,6 +183,21 @@ class Table:
         words = G[nb.LOG0:nb.LOG0 + int(G[nb.S_LOG_POS])]
         return decode_log(words, self.rules, names, self.seed, self.game)
 
+    def hint_values(self, spec: str):
+        """pimc's mean outcome of each pending option for the seat ({option: value}, higher
+        is better), for a pimc `spec`; None for another strategy or a decision pimc does
+        not search (a suit call, an announcement)."""
+        (spec,) = parse_strategies([spec], 1)
+        if self.pending is None or spec.split(":")[0] != "pimc":
+            return None
+        from .strategies.pimc import pimc_explain
+
+        _ids, params = resolve([spec])
+        means = np.zeros(len(self.pending.options))
+        if not pimc_explain(self._G.copy(), params[0], means):
+            return None
+        return dict(zip(self.pending.options, means.tolist(), strict=True))
+
     def hint(self, spec: str) -> int:
         """The option the strategy `spec` (a built-in or FILE.py:FUNCTION) would choose for
         the pending decision, on the seat's own random stream (the game is not changed)."""

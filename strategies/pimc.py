@@ -107,6 +107,21 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
     n_options = options.shape[0]
     if n_options == 1:
         return 0
+    totals = np.zeros(n_options, dtype=np.float64)
+    pimc_values(params, obs, hand, pile, options, rng, engine, totals)
+    best = 0
+    for i in range(1, n_options):
+        if totals[i] > totals[best]:
+            best = i
+    return best
+
+
+@allocating
+def pimc_values(params, obs, hand, pile, options, rng, engine, totals):
+    """The sum over `samples` deals of each option's outcome for the seat (the search of
+    `pimc_search`, a card decision: play, count or play again), into totals."""
+    phase = obs[O_PHASE]
+    n_options = options.shape[0]
     samples = max(int(params[0]), 1)
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
@@ -124,7 +139,6 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
         base_ppoints[q] = E.pressure_points(base, q)
     work = E.copy_state(base)
     deal = E.copy_state(base)
-    totals = np.zeros(n_options, dtype=np.float64)
     for s in range(samples):
         _deal_hidden(deal, base, me, unseen, voids, free, rng)
         seed = next_u64(rng, 0)
@@ -134,11 +148,23 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
             E.force_first_decision(work, me, options[i], phase == PH_AGAIN)
             E.play_out(work)
             totals[i] += E.hand_value(work, me, base_ppoints)
-    best = 0
-    for i in range(1, n_options):
-        if totals[i] > totals[best]:
-            best = i
-    return best
+    return samples
+
+
+@allocating
+def pimc_explain(G, params, means):
+    """For the paused decision of a stepped game G (a copy: this rewrites it), pimc's mean
+    outcome of each option for the deciding seat (`crates play --hint pimc` shows them);
+    returns False when the decision is not one pimc searches (a call, an announcement)."""
+    seat, n = E.restore_pause(G)
+    _p, obs, hand, pile, options, rng = E.decision_views_counted(G, seat, n)
+    phase = obs[O_PHASE]
+    if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
+        return False
+    samples = pimc_values(params, obs, hand, pile, options, rng, E.engine_of(G), means)
+    for i in range(n):
+        means[i] /= samples
+    return True
 
 
 @allocating

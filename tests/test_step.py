@@ -64,3 +64,14 @@ def test_a_recorded_table_writes_the_log_of_crates_trace():
     theirs = trace_game(rules, ["greedy"] * 3, 9, 4)
     assert mine[0]["strategies"] == ["outside", "greedy", "outside"]
     assert mine[1:] == theirs[1:]
+
+
+def test_pimc_hints_come_with_the_mean_outcome_of_every_move():
+    table = Table(Rules.preset("classic", 4), [None, "greedy", "greedy", "greedy"], 7, 0)
+    while table.pending.phase not in (0, 1, 2):  # a card decision (play, count, again)
+        table.act(table.hint("greedy"))
+    values = table.hint_values("pimc:samples=8")
+    assert set(values) == set(table.pending.options)
+    best = max(table.pending.options, key=lambda o: (values[o], -table.pending.options.index(o)))
+    assert table.hint("pimc:samples=8") == best
+    assert table.hint_values("greedy") is None
