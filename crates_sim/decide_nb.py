@@ -59,7 +59,7 @@ from .cards import (
     REASON_CAP,
     REASON_PAUSE,
 )
-from .dispatch_nb import N_INLINE, choose_nb, choose_random
+from .dispatch_nb import choose_nb, choose_random, is_inline
 from .indirect import call_decision
 from .jit import kernel, leaf
 from .state_nb import (
@@ -218,7 +218,7 @@ def ask_strategy(G, sid, params, addr):
     row = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
     for j in range(N_PARAMS):
         row[j] = params[j]
-    if sid < N_INLINE:
+    if is_inline(sid):
         params_v, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
         return choose_nb(sid, params_v, obs, hand, pile, options, rng)
     return call_decision(addr, G, p, n_opts)
@@ -247,7 +247,7 @@ def decide(G, p, phase, n_opts, played):
         if k < 0:  # paused: nothing more happens in this hand
             st[S_PICK] = 0
             return opts[0]
-    elif sid < N_INLINE:
+    elif is_inline(sid):
         params, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
         k = choose_nb(sid, params, obs, hand, pile, options, rng)
     elif G[FN0 + p] != 0:

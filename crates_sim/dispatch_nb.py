@@ -2,9 +2,9 @@
 
 The engine knows strategies only through this module. Contract:
 `choose_nb(sid, params, obs, hand, pile, options, rng)` returns the option index
-chosen by built-in strategy `sid` (0 <= sid < N_INLINE), or -1 for any other id (the
-engine reports that as an illegal choice). Ids are the first field of
-`crates_sim.strategy_ids`. Strategies with an id of N_INLINE or more (pimc, users'
+chosen by built-in strategy `sid` (0 <= sid < N_INLINE, or sid == KEEP3: `is_inline`),
+or -1 for any other id (the engine reports that as an illegal choice). Ids are the first
+field of `crates_sim.strategy_ids`. The other strategies (pimc, users'
 functions) are not compiled into the engine: it calls them through the address of their
 adapter (`crates_sim.indirect`), so the engine is compiled once and cached whatever they are.
 """
@@ -14,6 +14,7 @@ from crates_sim.strategies.heuristic import (
     aggressive_nb,
     dump3_nb,
     hoard3_nb,
+    keep3_nb,
     partner_nb,
     weights_nb,
 )
@@ -24,13 +25,22 @@ from .strategy_ids import (
     DUMP3,
     GREEDY,
     HOARD3,
+    KEEP3,
     N_INLINE,
     PARTNER,
     RANDOM,
     WEIGHTS,
 )
 
-__all__ = ["N_INLINE", "choose_nb", "choose_random"]
+__all__ = ["N_INLINE", "choose_nb", "choose_random", "is_inline"]
+
+
+@leaf
+def is_inline(sid):
+    """Whether built-in strategy `sid` is compiled into the engine (`choose_nb`): the ids
+    below N_INLINE and KEEP3 (pimc, N_INLINE itself, and users' functions are called by
+    address)."""
+    return (0 <= sid < N_INLINE) or sid == KEEP3
 
 
 @leaf
@@ -57,4 +67,6 @@ def choose_nb(sid, params, obs, hand, pile, options, rng):
         return partner_nb(params, obs, hand, pile, options, rng)
     if sid == WEIGHTS:
         return weights_nb(params, obs, hand, pile, options, rng)
+    if sid == KEEP3:
+        return keep3_nb(params, obs, hand, pile, options, rng)
     return -1

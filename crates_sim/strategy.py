@@ -18,6 +18,7 @@ from .strategy_ids import (
     DUMP3,
     GREEDY,
     HOARD3,
+    KEEP3,
     PARTNER,
     PIMC,
     RANDOM,
@@ -89,7 +90,7 @@ def parameters(**declared):
 N_PARAMS = 8
 
 #: built-in strategy name -> (id, description, {param: Param}). Ids (strategy_ids) below
-#: N_INLINE are compiled into the engine; the others (pimc) are called by address like a
+#: N_INLINE, and KEEP3, are compiled into the engine; the others (pimc) are called by address like a
 #: user's function (their adapter is `EXTERNAL[name]`).
 _FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
 BUILTINS = {
@@ -97,6 +98,12 @@ BUILTINS = {
     "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
     "hoard3": (HOARD3, "greedy, but plays a 3 only when it is its only legal card", _FORGET),
     "dump3": (DUMP3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
+    "keep3": (KEEP3, "greedy, but a 3 scores its value minus its worth kept (three + late x cards "
+                     "below the deal size): three=-100 dumps 3s, 0 is greedy, 100 hoards them",
+              {"three": Param(0.0, -100.0, 100.0, "card points a 3 is worth keeping (-100: play "
+                                                   "it first; 100: only when forced)"),
+               "late": Param(0.0, -20.0, 20.0, "worth added per card the hand is below its "
+                                                "deal size"), **_FORGET}),
     "aggressive": (AGGRESSIVE, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
                    {"leader_weight": Param(1.0, 0.0, math.inf, "how much hitting the leader "
                                            "counts against shedding points"), **_FORGET}),

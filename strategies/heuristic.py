@@ -1,4 +1,5 @@
-"""Heuristic built-in strategies (numba kernels): hoard3, dump3, aggressive, partner, weights.
+"""Heuristic built-in strategies (numba kernels): hoard3, dump3, keep3, aggressive, partner,
+weights.
 
 Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
 
@@ -25,6 +26,7 @@ from crates_sim.cards import (
     O_PLAYERS,
     O_RULES,
     O_SEAT,
+    O_SIZE,
     O_SUIT,
     PH_AGAIN,
     PH_ANNOUNCE,
@@ -219,6 +221,48 @@ def dump3_nb(params, obs, hand, pile, options, rng):
         if not is_action(c) and c // 4 == _R_3:
             return i
     best = highest_value(obs, options, False, False)
+    if best < 0:
+        return first_card(options)
+    return best
+
+
+# ================================================================ keep3
+@kernel
+def keep3_nb(params, obs, hand, pile, options, rng):
+    """How much is a 3 worth keeping? Greedy shedding (the highest-scoring legal card; calls
+    its longest suit; never draws by choice), except that a 3 scores its value minus its
+    worth kept:
+
+        worth = three + late * max(deal size - cards in hand, 0)
+
+    `three` runs from dumping 3s (-100: a 3 outscores every card, so it is played first,
+    like dump3) through greedy (0: a 3 scores its value, 0 in Crates) to hoarding them
+    (100: a 3 only when no other card is legal, like hoard3); `late` adds worth per card the
+    hand is below its deal size (a 3 held when the hand ends covers a card). Ties: the
+    first option, as greedy (so three=0, late=0 plays exactly as greedy).
+
+    params: three (0), late (0), forget."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, params[2], rng)
+    if phase >= PH_CALL:
+        return longest_suit(hand, options)
+    below = obs[O_SIZE] - hand.shape[0]
+    if below < 0:
+        below = 0
+    worth = params[0] + params[1] * below
+    best = -1
+    best_score = _NEG
+    for i in range(options.shape[0]):
+        c = options[i]
+        if is_action(c):
+            continue
+        s = float(value(obs, c))
+        if c // 4 == _R_3:
+            s -= worth
+        if s > best_score:
+            best_score = s
+            best = i
     if best < 0:
         return first_card(options)
     return best

@@ -31,6 +31,9 @@ TABLES = [
     ("very-crazy-eights", 4, {}), ("very-crazy-eights", 3, {"draw_rule": "one"}),
 ]
 GAMES = {"crates": 150, "eights": 150}
+#: keep3 (issue 11 part 3) at its extremes and in between
+KEEP3 = ["keep3", "keep3:three=-100", "keep3:three=100:late=-20",
+         "keep3:three=-25:late=5:forget=0.3"]
 
 
 def _rules(preset, players, overrides):
@@ -45,7 +48,7 @@ def _field(strategy, players, shift):
 # ---------------------------------------------------------------- legality
 @pytest.mark.parametrize("preset,players,overrides", TABLES,
                          ids=[f"{p}-{n}{'-' + '-'.join(o) if o else ''}" for p, n, o in TABLES])
-@pytest.mark.parametrize("strategy", HEURISTICS + VARIANTS)
+@pytest.mark.parametrize("strategy", HEURISTICS + VARIANTS + KEEP3)
 def test_only_legal_choices(preset, players, overrides, strategy):
     rules = _rules(preset, players, overrides)
     n_games = GAMES[rules.family]
@@ -395,3 +398,94 @@ def test_deterministic(preset, players):
     # a game is the same whether played alone or in a chunk
     one = run_games(rules, specs, 21, 17, 1, detail="games")
     np.testing.assert_array_equal(one.games["total"], a.games["total"][17 * players:18 * players])
+
+
+# ---------------------------------------------------------------- keep3
+def test_keep3_is_registered_and_dispatched_inline():
+    from crates_sim import strategy_ids as S
+    from crates_sim.dispatch_nb import choose_nb, is_inline
+
+    assert BUILTINS["keep3"][0] == S.KEEP3 == 8 and S.PIMC == S.N_INLINE == 7
+    assert list(BUILTINS["keep3"][2]) == ["three", "late", "forget"]
+    assert is_inline(S.KEEP3) and is_inline(S.WEIGHTS) and is_inline(S.RANDOM)
+    assert not is_inline(S.PIMC) and not is_inline(S.USER_BASE) and not is_inline(S.AGENT)
+    assert len(H.keep3_nb.__doc__) > 40
+    # the engine's dispatch: id 8 is keep3's kernel (and pimc's id is not compiled in)
+    obs, h, hn, p, pn, o, no = _view(["3C", "KC", "8H"], ["3C", "KC", "8H"])
+    rng = np.full(4, 0x1234567, dtype=np.int64)
+    for spec, card in [("keep3:three=-100", "3C"), ("keep3", "8H"), ("keep3:three=-60", "3C"),
+                       ("keep3:three=-40", "8H")]:
+        ids, params = resolve([spec])
+        k = choose_nb(int(ids[0]), params[0], obs, h[:hn], p[:pn], o[:no], rng)
+        assert C.card_name(int(o[k])) == card, spec
+    ids, params = resolve(["pimc"])
+    assert choose_nb(int(ids[0]), params[0], obs, h[:hn], p[:pn], o[:no], rng) == -1
+
+
+def test_keep3_choices_from_dumping_to_hoarding():
+    hand = ["3C", "AC", "KC", "TC", "8H"]
+    view = _view(hand, hand)
+    assert _choose("keep3", "keep3:three=-100", view) == "3C"  # dump3
+    assert _choose("dump3", "dump3", view) == "3C"
+    assert _choose("keep3", "keep3:three=-40", view) == "8H"   # 40 < 50
+    assert _choose("keep3", "keep3:three=-15", _view(hand, hand[:4])) == "TC"
+    assert _choose("keep3", "keep3:three=-30", _view(hand, hand[:4])) == "3C"  # 30 > 25
+    assert _choose("keep3", "keep3:three=-5", _view(hand, ["AC", "3C"])) == "3C"
+    assert _choose("keep3", "keep3", _view(hand, ["AC", "3C"])) == "AC"       # greedy
+    assert _choose("keep3", "keep3:three=100", _view(hand, ["AC", "3C"])) == "AC"  # hoard3
+    assert _choose("keep3", "keep3:three=100", _view(hand, ["3C"])) == "3C"   # forced
+    assert _choose("keep3", "keep3:three=100", _view(hand, ["3C", C.ACTION_DRAW])) == "3C"
+    # Crazy Eights: a 3 is worth 3; three=100 still keeps it behind an ace (1)
+    eights = _view(["3C", "AC"], ["3C", "AC", C.ACTION_DRAW], family=1)
+    assert _choose("keep3", "keep3:three=100", eights) == "AC"
+    assert _choose("keep3", "keep3:three=-100", eights) == "3C"
+    assert _choose("keep3", "keep3", eights) == "3C"  # greedy: 3 > 1
+
+
+def test_keep3_late_worth_grows_as_the_hand_shrinks():
+    def dealt(hand, opts, size):
+        view = _view(hand, opts)
+        view[0][C.O_SIZE] = size
+        return view
+
+    hand = ["3C", "KC"]
+    spec = "keep3:three=-30:late=5"  # worth -30 + 5 x (cards below the deal size)
+    assert _choose("keep3", spec, dealt(hand, hand, 2)) == "3C"  # early: dump (30 > 10)
+    assert _choose("keep3", spec, dealt(hand, hand, 6)) == "3C"  # 4 below: 10 = 10, the first
+    assert _choose("keep3", spec, dealt(hand, hand, 7)) == "KC"  # 5 below: keep (5 < 10)
+    # a hand grown by draws above its deal size counts as 0 below
+    assert _choose("keep3", spec, dealt(hand + ["QD"] * 6, hand, 2)) == "3C"
+
+
+def test_keep3_extremes_play_as_dump3_hoard3_and_greedy():
+    """Whole games: three=-100 is dump3, three=100 is hoard3, the default is greedy (equal
+    totals on the same deals, every family). In Crates a 3 is worth 0, below every other
+    card, so any worth >= 0 plays as greedy; in Crazy Eights (a 3 is worth 3) it does not."""
+    for preset, players in [("classic", 4), ("serbian", 4), ("crazy-eights", 3)]:
+        rules = Rules.preset(preset, players)
+        pairs = [("keep3:three=-100", "dump3"), ("keep3:three=100", "hoard3"),
+                 ("keep3", "greedy")]
+        if rules.family == "crates":
+            pairs += [("keep3:three=5:late=20", "greedy")]
+        for spec, same in pairs:
+            field = ["random", "aggressive", "weights", "partner"][:players - 1]
+            a = run_games(rules, [spec] + field, 7, 0, 80, detail="games")
+            b = run_games(rules, [same] + field, 7, 0, 80, detail="games")
+            np.testing.assert_array_equal(a.games["total"], b.games["total"], err_msg=spec)
+    rules = Rules.preset("classic", 4)
+    a = run_games(rules, ["keep3:three=-15", "greedy"] * 2, 7, 0, 80, detail="games")
+    b = run_games(rules, ["greedy"] * 4, 7, 0, 80, detail="games")
+    assert not np.array_equal(a.games["total"], b.games["total"])
+
+
+def test_keep3_parameter_ranges():
+    assert parse_spec("keep3:three=-100:late=20") == ("keep3", {"three": -100.0, "late": 20.0})
+    assert parse_spec("keep3:three=100:late=-20:forget=1")[1]["forget"] == 1.0
+    ids, params = resolve(["keep3:three=-12.5:late=2", "keep3"])
+    assert list(ids) == [8, 8]
+    assert list(params[0][:4]) == [-12.5, 2.0, 0.0, 0.0]
+    assert list(params[1][:4]) == [0.0, 0.0, 0.0, 0.0]
+    for bad in ["keep3:three=100.5", "keep3:three=-101", "keep3:late=21", "keep3:late=-20.5",
+                "keep3:forget=1.5", "keep3:three=nan", "keep3:w2=1", "keep3:three"]:
+        with pytest.raises(CratesError):
+            parse_spec(bad)
