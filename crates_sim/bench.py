@@ -124,6 +124,82 @@ def new_user_file_run() -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _tight_loop():
+    """A tight numba loop that plays basic Crazy Eights (issue 14's yardstick): four hands
+    of five as arrays, a random legal card (8s wild, a random suit called), one draw when
+    nothing is legal, a hand ends when a player is out or the stock is empty. Nothing
+    else: no effects, counts, pressures, scoring or rows."""
+    import numpy as np
+    from numba import njit
+
+    @njit(cache=True)
+    def play(n_hands, seed):
+        s = np.uint64(seed) | np.uint64(1)
+        hands = np.empty((4, 52), dtype=np.int64)
+        sizes = np.zeros(4, dtype=np.int64)
+        deck = np.empty(52, dtype=np.int64)
+        legal = np.empty(52, dtype=np.int64)
+        turns = 0
+        for _ in range(n_hands):
+            for i in range(52):
+                deck[i] = i
+            for i in range(51, 0, -1):  # xorshift64 draws
+                s ^= s << np.uint64(13)
+                s ^= s >> np.uint64(7)
+                s ^= s << np.uint64(17)
+                j = np.int64((s >> np.uint64(32)) * np.uint64(i + 1) >> np.uint64(32))
+                deck[i], deck[j] = deck[j], deck[i]
+            top = 0
+            for q in range(4):
+                for k in range(5):
+                    hands[q, k] = deck[top]
+                    top += 1
+                sizes[q] = 5
+            up = deck[top]
+            top += 1
+            suit = up & 3
+            rank = up >> 2
+            p = 0
+            while True:
+                k = 0
+                for i in range(sizes[p]):
+                    c = hands[p, i]
+                    legal[k] = i
+                    k += ((c & 3) == suit) | ((c >> 2) == rank) | ((c >> 2) == 7)
+                turns += 1
+                if k == 0:
+                    if top >= 52:
+                        break
+                    hands[p, sizes[p]] = deck[top]
+                    sizes[p] += 1
+                    top += 1
+                else:
+                    s ^= s << np.uint64(13)
+                    s ^= s >> np.uint64(7)
+                    s ^= s << np.uint64(17)
+                    at = legal[np.int64((s >> np.uint64(32)) * np.uint64(k) >> np.uint64(32))]
+                    c = hands[p, at]
+                    sizes[p] -= 1
+                    hands[p, at] = hands[p, sizes[p]]
+                    rank = c >> 2
+                    suit = np.int64(s & np.uint64(3)) if rank == 7 else c & 3
+                    if sizes[p] == 0:
+                        break
+                p = p + 1 if p < 3 else 0
+        return turns
+
+    return play
+
+
+def tight_loop_ns(hands: int = 2_000_000) -> float:
+    """ns per turn (play or draw) of the tight loop, one core."""
+    play = _tight_loop()
+    play(100, 1)
+    t0 = time.perf_counter()
+    turns = play(hands, 7)
+    return (time.perf_counter() - t0) / turns * 1e9
+
+
 def _tree_rss_kb(pid: int) -> int:
     """Resident memory of process `pid` and all its descendants (Linux /proc), in KB."""
     total = 0
@@ -216,13 +292,20 @@ def main(argv=None):
     print(f"crates-sim bench: {cpus} cores, {args.games} games per cell\n")
     print(f"{'preset':<18} {'strategy':<8} {'1 core g/s':>11} {f'{cpus} cores g/s':>13} "
           f"{'ns/turn':>8} {'peak RSS MB':>12}")
+    ns_of = {}
     for preset in PRESETS:
         rules = Rules.preset(preset, PLAYERS[preset])
         for strategy in ("random", "greedy"):
             rate1, ns = one_core(rules, strategy, args.games)
+            if strategy == "random":
+                ns_of[preset] = ns
             rate_all = all_cores(rules, strategy, args.games * 10)
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {ns:>8.0f} "
                   f"{peak_rss_mb():>12.0f}", flush=True)
+    tight = tight_loop_ns()
+    print(f"\ntight loop (basic Crazy Eights, arrays, random legal card): {tight:.0f} ns/turn; "
+          f"crates-sim random: classic {ns_of['classic'] / tight:.2f}x it, crazy-eights "
+          f"{ns_of['crazy-eights'] / tight:.2f}x")
     examples = Path(__file__).resolve().parent.parent / "examples" / "strategies.py"
     rules = Rules.preset("classic", 4)
     for spec in ("greedy", f"{examples}:greedy_again"):
