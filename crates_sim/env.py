@@ -29,12 +29,21 @@ from pettingzoo.utils import wrappers
 
 from . import cards as C
 from .errors import CratesError
-from .observe_nb import agent_observation
+from .observe_nb import (
+    ANNOUNCE0,
+    CALL0,
+    OBS_HAND,
+    OBS_PER_SEAT,
+    OBS_SEAT,
+    agent_observation,
+    obs_size,
+)
 from .rules import Rules
 from .step import Table
 
 N_ACTIONS = 60
-DRAW, PASS, CALL0, ANNOUNCE_NO, ANNOUNCE_YES = 52, 53, 54, 58, 59
+DRAW, PASS = C.ACTION_DRAW, C.ACTION_PASS
+ANNOUNCE_NO, ANNOUNCE_YES = ANNOUNCE0, ANNOUNCE0 + 1
 #: names of the actions, for people
 ACTIONS = ([C.card_name(c) for c in range(52)] + ["draw", "pass"]
            + [f"call {s}" for s in C.SUITS] + ["no announcement", "announce"])
@@ -59,10 +68,6 @@ def to_option(phase: int, action: int) -> int:
     if phase == C.PH_ANNOUNCE:
         return action - ANNOUNCE_NO
     return action
-
-
-def obs_size(players: int) -> int:
-    return 52 + 52 + 4 + 6 + 1 + players + 3 * players
 
 
 def env(**kwargs):
@@ -182,10 +187,10 @@ class raw_env(AECEnv):
         mover = self._names[seat]
         self.agent_selection = mover
         vec = self._vec
-        base = 116 + self.rules.players  # per seat: hand size, total, pressures
+        totals = OBS_SEAT + self.rules.players + 1  # the first seat's total
         for a, q in zip(self.agents, self._seats, strict=True):
-            self.infos[a]["total"] = int(vec[base + 3 * q])
-        self.infos[mover]["hand"] = _NAMES[vec[:52] > 0].tolist()
+            self.infos[a]["total"] = int(vec[totals + OBS_PER_SEAT * q])
+        self.infos[mover]["hand"] = _NAMES[vec[OBS_HAND:OBS_HAND + 52] > 0].tolist()
 
     def observe(self, agent):
         q = int(agent.split("_")[1])

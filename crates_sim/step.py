@@ -24,7 +24,7 @@ from . import cards as C
 from . import engine_nb as nb
 from .engine import engine_table, prepare
 from .errors import CratesError
-from .strategy import N_PARAMS, addresses, parse_strategies, resolve
+from .strategy import addresses, parse_strategies, resolve
 from .strategy_ids import AGENT
 
 #: most decisions of outside seats in one hand
@@ -212,4 +212,4 @@ class Table:
         return self.pending.options[k]
 
 
-__all__ = ["Table", "Decision", "N_PARAMS"]
+__all__ = ["Table", "Decision"]
