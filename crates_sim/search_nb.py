@@ -55,7 +55,6 @@ from .state_nb import (
     HD0,
     N_ENGINE,
     N_PARAMS,
-    NSV,
     S_AGAIN,
     S_COUNT,
     S_DEALER,
@@ -151,7 +150,7 @@ def engine_of(G):
 @leaf
 def hand_size(G, seat):
     """Cards the seat holds in the position."""
-    return G[SV0 + seat * NSV + SV_HAND_N]
+    return G[SV0 + at(seat, SV_HAND_N)]
 
 
 @leaf
@@ -171,7 +170,7 @@ def set_stock(G, cards, start, m):
 @leaf
 def pressure_points(G, seat):
     """Pressure points the seat has taken this game."""
-    return G[SV0 + seat * NSV + SV_G_PPOINTS]
+    return G[SV0 + at(seat, SV_G_PPOINTS)]
 
 
 @kernel

@@ -10,7 +10,7 @@ position with the built-in heuristic `policy` (default 6 = `weights`; 1 = `greed
 every seat, the option forced as the first decision. The same
 deals serve every option (common random numbers). It picks the option with the best mean
 outcome for its seat or team: Crates, the opponents' hand points and pressures minus its
-own (per unit); Crazy Eights, its points minus the best opponent's.
+own (per unit); Crazy Eights, the hand's payout, won or paid (`search_nb.hand_value`).
 
 The position, the rollouts and their values come from the engine's search API
 (`crates_sim.search_nb`); nothing here reads the engine's state layout.
