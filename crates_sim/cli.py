@@ -142,7 +142,7 @@ def strategies():
 def compile(strategies):
     """Compile the engine into numba's cache, so that the first run starts at once.
 
-    The first command on a machine (or after an upgrade) compiles the engine, about 30 s
+    The first command on a machine (or after an upgrade) compiles the engine, 30-40 s
     on two cores, and every later command loads it from the cache in about a second.
     `make setup` runs this; any command does it by itself when the cache is cold.
 
