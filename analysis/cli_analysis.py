@@ -213,3 +213,74 @@ def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet):
                f", robust score difference {ci_text(b['robust'], b['robust_lo'], b['robust_hi'])}")
     click.echo(f"table: {res['paths']['html'].with_name('sweep.csv')}")
     click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@click.argument("strategy", metavar="STRATEGY")
+@rules_options
+@click.option("--against", "-a", required=True,
+              help="The field, comma-separated: the objective is the mean win-rate difference against them.")
+@click.option("--params", default=None, metavar="P,Q,...",
+              help="Tune only these parameters (default: every declared one not fixed in STRATEGY).")
+@click.option("--budget", "-b", default=300, show_default=True, type=int,
+              help="Candidate evaluations (whole generations: ceil(budget / popsize) of them).")
+@click.option("--games-per-eval", "-g", "games", default=4000, show_default=True, type=int,
+              help="Deals per evaluation, shared by a generation's candidates (each once per rotation, "
+                   "against every strategy of the field).")
+@click.option("--popsize", default=None, type=int, help="Candidates per generation (default: CMA's, 4 + 3 ln n).")
+@click.option("--sigma", default=0.5, show_default=True, type=float,
+              help="CMA's initial step, in units of each parameter's scale (docs/analysis.md).")
+@click.option("--validate-games", default=20000, show_default=True, type=int,
+              help="Fresh deals on which the result is validated against each strategy of the field.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed from which the search's and the validation's deal seeds are derived.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--overwrite", is_flag=True, help="Replace a different tune in OUT.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+def tune(strategy, rules, against, params, budget, games, popsize, sigma, validate_games, seed, out,
+         overwrite, workers, quiet):
+    """Tune a strategy's parameters with CMA-ES against a field of strategies.
+
+    STRATEGY is a spec whose declared parameters are searched (`crates strategies`);
+    parameters it fixes stay fixed (weights:w6=-10). Every candidate of a generation plays
+    the same deals (common random numbers), each a duplicate comparison with the seats
+    rotated against every --against strategy; the objective is the mean win-rate
+    difference. The result (the centre of CMA's final distribution) is validated on fresh
+    deals against each strategy separately, and those intervals are the ones reported.
+    Writes OUT/best.txt (a spec usable in --strategies), OUT/tune.csv (every evaluation),
+    OUT/tune.html (+ .md, PNGs) and OUT/tune.json (the checkpoint). Rerunning the same
+    command resumes after the last finished generation; a larger --budget continues.
+
+    \b
+    Examples:
+      crates tune weights --against greedy,aggressive --preset classic --players 4 \\
+          --budget 300 --games-per-eval 4000 --seed 1 --out tune/w
+      crates tune weights:w0=1 --params w3,w5,w7 --against greedy --no-partnerships --out tune/w357
+      crates tune "keep3" --against greedy,dump3 --budget 60 --games-per-eval 2000 --out tune/k3
+    """
+    import sys
+
+    from .render import ci_text
+    from .tune import tune as run_tune
+
+    names = None
+    if params is not None:
+        names = [p.strip() for p in params.split(",") if p.strip()]
+        if not names:
+            raise CratesError("--params: name at least one parameter")
+    res = run_tune(rules, strategy, against, out, budget, games, names, popsize, sigma, validate_games, seed,
+                   _workers(workers), overwrite=overwrite,
+                   echo=lambda s: None if quiet else click.echo(s, err=True),
+                   progress=not quiet and sys.stderr.isatty())
+    click.echo(f"{res['generations']} generations x {res['popsize']} candidates ({res['ran']} run now, "
+               f"{res['resumed']} done before) x {games:,} deals; search {res['search_seconds']:.1f} s, "
+               f"this run {res['wall']:.1f} s ({rules.describe()}, {rules.players} players)")
+    v = res["validation"]
+    click.echo(f"best: {res['best']}")
+    click.echo(f"validated on {v['games']:,} fresh deals (seed {res['validation_seed']}):")
+    for r in v["rows"]:
+        click.echo(f"  vs {r['against']}: win-rate difference {ci_text(r['win_diff'], r['win_lo'], r['win_hi'], 1, pct=True)}"
+                   f", robust score difference {ci_text(r['robust'], r['robust_lo'], r['robust_hi'])}")
+    click.echo(f"table: {res['paths']['html'].with_name('tune.csv')}")
+    click.echo(f"report: {res['paths']['html']}")

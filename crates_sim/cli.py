@@ -201,9 +201,10 @@ from .cli_play import play  # noqa: E402
 
 cli.add_command(play)
 
-from crates_sim.analysis.cli_analysis import balance, compare, report, sweep  # noqa: E402
+from crates_sim.analysis.cli_analysis import balance, compare, report, sweep, tune  # noqa: E402
 
 cli.add_command(report)
 cli.add_command(compare)
 cli.add_command(balance)
 cli.add_command(sweep)
+cli.add_command(tune)

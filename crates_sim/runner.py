@@ -172,7 +172,8 @@ def _mp_context():
 
 
 class ProcessBackend:
-    """A pool of `workers` processes, each reused for many chunks."""
+    """A pool of `workers` processes, each reused for many chunks (and across `run` calls:
+    `crates tune` runs one batch per generation on the same workers)."""
 
     name = "process"
 
@@ -187,8 +188,9 @@ class ProcessBackend:
         tasks = list(tasks)
         if not tasks:
             return
-        self.pool = ProcessPoolExecutor(max_workers=min(self.workers, len(tasks)),
-                                        mp_context=_mp_context(), initializer=_ignore_sigint)
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(max_workers=min(self.workers, len(tasks)),
+                                            mp_context=_mp_context(), initializer=_ignore_sigint)
         futures = {self.pool.submit(fn, task): task for task in tasks}
         try:
             for fut in as_completed(futures):
