@@ -176,9 +176,11 @@ def split_variants(text: str) -> list[str]:
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals (the same for every point).")
 @click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--overwrite", is_flag=True, help="Replace a different sweep in OUT.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet):
+def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet, scheduler):
     """Sweep a strategy parameter over a grid, each point against a baseline.
 
     A grid is STRATEGY:PARAM=LOW..HIGH:N: N evenly spaced values, both ends included,
@@ -196,6 +198,7 @@ def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet):
           --games 20000 --seed 1 --out sw/w3
       crates sweep "weights:w3=-60..60:13" "weights:w5=0..40:5" --against greedy --out sw/w3w5
       crates sweep "aggressive:leader_weight=0..4:9" --against greedy --no-partnerships --out sw/lw
+      crates sweep "keep3:three=-100..100:9" --against greedy --scheduler tcp://10.0.0.5:8786 --out sw/k3
     """
     import sys
 
@@ -203,7 +206,7 @@ def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet):
 
     res = run_sweep(rules, list(grid), against, games, seed, out, _workers(workers), overwrite=overwrite,
                     echo=lambda s: None if quiet else click.echo(s, err=True),
-                    progress=not quiet and sys.stderr.isatty())
+                    progress=not quiet and sys.stderr.isatty(), scheduler=scheduler)
     b = res["rows"].iloc[res["best"]]
     from .render import ci_text
 

@@ -135,12 +135,14 @@ def point_spec(base: str, axes: list[Axis], values) -> str:
     return base + "".join(f":{a.param}={v:g}" for a, v in zip(axes, values, strict=True))
 
 
-def command(rules, grid, against, games, seed, out) -> str:
+def command(rules, grid, against, games, seed, out, scheduler: str | None = None) -> str:
     args = ["crates", "sweep", *grid, "--against", against, "--preset", rules.preset_name,
             "--players", str(rules.players)]
     for key, value in rules.differences().items():
         args += ["--set", f"{key}={value}"]
     args += ["--games", str(games), "--seed", str(seed), "--out", str(out)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
     return shlex.join(args)
 
 
@@ -191,8 +193,9 @@ def _write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def sweep(rules, grid, against: str, games: int, seed: int, out, workers: int | None = None,
-          overwrite: bool = False, echo=print, progress: bool = False) -> dict:
-    """Run (or resume) the sweep and write sweep.csv and sweep.html; return the rows and counts."""
+          overwrite: bool = False, echo=print, progress: bool = False, scheduler: str | None = None) -> dict:
+    """Run (or resume) the sweep and write sweep.csv and sweep.html; return the rows and counts.
+    scheduler: play each point's blocks on Dask ("tcp://HOST:PORT" or "local:K"), as compare does."""
     if games < 2:
         raise CratesError("--games must be at least 2")
     base, axes = parse_grid(grid)
@@ -203,7 +206,7 @@ def sweep(rules, grid, against: str, games: int, seed: int, out, workers: int | 
     out = Path(out)
     ident = _identity(rules, list(grid), base, axes, against, games, seed)
     _prepare_out(out, ident, overwrite)
-    cmd = command(rules, grid, against, games, seed, out)
+    cmd = command(rules, grid, against, games, seed, out, scheduler)
     try:
         out.mkdir(parents=True, exist_ok=True)
         write_json_atomic({**ident, "command": cmd, "points": len(points), "status": "running"}, out / STATE)
@@ -226,7 +229,8 @@ def sweep(rules, grid, against: str, games: int, seed: int, out, workers: int | 
                 entries = [spec, against]
                 labels = labels_for(entries)
                 with open_dataset(folder, rules, entries, plan, seed, "games", "sweep", cmd, labels) as writer:
-                    per = play(rules, entries, seed, 0, games, folder, "games", workers, writer=writer, plan=plan)
+                    per = play(rules, entries, seed, 0, games, folder, "games", workers, writer=writer, plan=plan,
+                               scheduler=scheduler)
                 tmp = tmp_path(folder / "per_deal.parquet")
                 per.write_parquet(tmp)
                 os.replace(tmp, folder / "per_deal.parquet")

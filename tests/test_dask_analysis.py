@@ -28,3 +28,22 @@ def test_compare_and_balance_take_a_scheduler(tmp_path):
                                  "--seed", "1", "--out", str(tmp_path / "b"),
                                  "--scheduler", "tcp://127.0.0.1:1"])
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_sweep_takes_a_scheduler(tmp_path):
+    runner = CliRunner()
+    args = ["sweep", "weights:w3=-10..10:2", "--against", "greedy", "--games", "12", "--seed", "2",
+            "-q", "--out", str(tmp_path / "s")]
+    local = runner.invoke(cli, [*args[:-1], str(tmp_path / "l"), "--workers", "1"])
+    assert local.exit_code == 0, local.output
+    result = runner.invoke(cli, [*args, "--scheduler", "local:1"])
+    assert result.exit_code == 0, result.output
+    import pandas as pd
+
+    from crates_sim.dataset import read_manifest
+
+    assert pd.read_csv(tmp_path / "s" / "sweep.csv").equals(pd.read_csv(tmp_path / "l" / "sweep.csv"))
+    m = read_manifest(tmp_path / "s" / "points" / "000")
+    assert m["runs"][-1]["backend"] == "dask local:1"
+    bad = runner.invoke(cli, [*args[:-1], str(tmp_path / "b"), "--scheduler", "tcp://127.0.0.1:1"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
