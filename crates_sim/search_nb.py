@@ -7,10 +7,16 @@ the other kernels work on a state in place. A position's rollout is the real rul
 hand is played on by the engine's own `play_on` (by address, through the engine table).
 
     base = position_from_view(obs, hand, pile, policy, engine)   # other hands empty
-    ... fill the hidden cards of a copy (`hidden_hand`, `set_stock`) ...
+    ... fill the hidden cards of a copy (`set_card`, `set_stock`) ...
     force_first_decision(work, seat, option, again)                # the move to try
     play_out(work)                                                 # to the hand's end
     hand_value(work, seat, base_ppoints)                           # what it was worth
+
+A search that plays many rollouts from one deal copies the whole state once
+(`copy_state`) and then, per rollout, only the position (`start_rollout`: the scalars,
+the per-seat values, the hands, the stock and the pile, about 480 of the state's 1,700
+words; the rest is the rules, the strategies and scratch that every decision rewrites
+before reading it) and gives it fresh random streams and the move to try.
 """
 
 import numpy as np
@@ -55,6 +61,7 @@ from .state_nb import (
     HD0,
     N_ENGINE,
     N_PARAMS,
+    OBS0,
     S_AGAIN,
     S_COUNT,
     S_DEALER,
@@ -178,6 +185,21 @@ def seed_rollout(G, seed, sample):
     """Give every random stream of the position a fresh seed from (seed, sample)."""
     for r in range(G[S_N] + 2):
         seed_stream(G, stream(r), seed, sample, 7 + r)
+
+
+@kernel
+def start_rollout(W, deal, seed, sample, seat, option, again):
+    """W (a `copy_state` of `deal`, played on before) becomes the position of `deal`
+    again, reseeded from (seed, sample) and with `option` forced as the seat's next
+    decision: `seed_rollout` and `force_first_decision` on a fresh copy, without copying
+    what a rollout does not change or rewrites before it reads it."""
+    n = deal[S_N]
+    for i in range(HD0 + n * 52):  # scalars, per-seat values, the hands in play
+        W[i] = deal[i]
+    for i in range(STK0, OBS0):  # the stock and the pile
+        W[i] = deal[i]
+    seed_rollout(W, seed, sample)
+    force_first_decision(W, seat, option, again)
 
 
 @leaf

@@ -40,39 +40,40 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
 )
-from crates_sim.jit import allocating
+from crates_sim.jit import allocating, kernel
 from crates_sim.rng_nb import next_u64, shuffle_cards
 from crates_sim.strategies.builtin import announces, longest_suit
 from crates_sim.strategy_ids import GREEDY, N_INLINE, RANDOM
 
 
-@allocating
-def _unseen(obs, hand, pile):
-    """Cards the seat has not seen: in the deck, not in its hand, not in the pile."""
-    seen = np.zeros(52, dtype=np.int64)
+@kernel
+def _unseen(obs, hand, pile, out):
+    """Cards the seat has not seen (in the deck, not in its hand, not in the pile) into
+    out[:k], in card order; returns k."""
+    for c in range(52):
+        out[c] = obs[O_RULES + IN_DECK + c]
     for i in range(hand.shape[0]):
-        seen[hand[i]] = 1
+        out[hand[i]] = 0
     for i in range(pile.shape[0]):
-        seen[pile[i]] = 1
-    out = np.empty(52, dtype=np.int64)
+        out[pile[i]] = 0
     k = 0
     for c in range(52):
-        if obs[O_RULES + IN_DECK + c] != 0 and seen[c] == 0:
+        if out[c] != 0:
             out[k] = c
             k += 1
-    return out[:k]
+    return k
 
 
-@allocating
-def _deal_hidden(G, base, me, unseen, voids, free, rng):
-    """Copy `base` into G and deal the unseen cards at random to the other hands and the
-    stock. A seat that could not play on a suit held none of it then: a deal giving it
-    more cards of its void suits (8s count too) than it has drawn since is redrawn
-    (up to 20 tries, then the last deal is kept)."""
-    G[:] = base
+@kernel
+def _deal_hidden(G, me, unseen, k, cards, voids, free, rng):
+    """Deal the k unseen cards at random to the other hands and the stock of G (the
+    rest of G is the position, and stays as it is). A seat that could not play on a suit
+    held none of it then: a deal giving it more cards of its void suits (8s count too)
+    than it has drawn since is redrawn (up to 20 tries, then the last deal is kept).
+    `cards` is scratch (52 words)."""
     n = voids.shape[0]
-    cards = unseen.copy()
-    k = cards.shape[0]
+    for i in range(k):
+        cards[i] = unseen[i]
     pos = 0
     for _attempt in range(20):
         shuffle_cards(cards, k, rng, 0)
@@ -95,10 +96,37 @@ def _deal_hidden(G, base, me, unseen, voids, free, rng):
     E.set_stock(G, cards, pos, k - pos)
 
 
+@kernel
+def _drop_clear_losers(sums, cross, alive, m, lead):
+    """Racing: after m deals shared by the options still alive, drop every option whose
+    mean is below the leader's (the alive option with the best sum, the first of equals)
+    by more than `lead` standard errors of their paired difference (common random
+    numbers: the same deals, so the difference is measured per deal). Returns how many
+    options are still alive."""
+    n_options = sums.shape[0]
+    best = -1
+    for i in range(n_options):
+        if alive[i] != 0 and (best < 0 or sums[i] > sums[best]):
+            best = i
+    left = 0
+    for j in range(n_options):
+        if alive[j] == 0:
+            continue
+        if j != best:
+            diff = (sums[best] - sums[j]) / m
+            squares = cross[best, best] - 2.0 * cross[best, j] + cross[j, j]
+            var = max((squares - m * diff * diff) / (m - 1), 0.0)
+            if diff > 0.0 and diff > lead * np.sqrt(var / m):
+                alive[j] = 0
+                continue
+        left += 1
+    return left
+
+
 @allocating
 def pimc_search(params, obs, hand, pile, options, rng, engine):
-    """Determinised Monte Carlo over `samples` (params[0]) deals of the unseen cards; the
-    rollouts run the engine's `play_on` through the engine table `engine`."""
+    """Determinised Monte Carlo over up to `samples` (params[0]) deals of the unseen cards;
+    the rollouts run the engine's `play_on` through the engine table `engine`."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announces(params[1:], rng)
@@ -108,47 +136,77 @@ def pimc_search(params, obs, hand, pile, options, rng, engine):
     if n_options == 1:
         return 0
     totals = np.zeros(n_options, dtype=np.float64)
-    pimc_values(params, obs, hand, pile, options, rng, engine, totals)
-    best = 0
-    for i in range(1, n_options):
-        if totals[i] > totals[best]:
+    counts = np.zeros(n_options, dtype=np.int64)
+    drawn = pimc_values(params, obs, hand, pile, options, rng, engine, totals, counts)
+    best = -1
+    for i in range(n_options):  # the best of the options played on every deal drawn
+        if counts[i] == drawn and (best < 0 or totals[i] > totals[best]):
             best = i
     return best
 
 
 @allocating
-def pimc_values(params, obs, hand, pile, options, rng, engine, totals):
-    """The sum over `samples` deals of each option's outcome for the seat (the search of
-    `pimc_search`, a card decision: play, count or play again), into totals."""
+def pimc_values(params, obs, hand, pile, options, rng, engine, totals, counts):
+    """The search of `pimc_search` for a card decision (play, count or play again): into
+    totals[i] the sum of option i's outcomes for the seat over the deals it was played on,
+    counts[i] how many; returns how many deals were drawn. Without racing (lead = 0, or
+    fewer deals than min_deals) every option is played on every deal; with it an option
+    is dropped once it is clearly behind (`_drop_clear_losers`), and the search stops
+    when one option is left."""
     phase = obs[O_PHASE]
     n_options = options.shape[0]
     samples = max(int(params[0]), 1)
+    lead = params[3]
+    min_deals = max(int(params[4]), 2)
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
     policy = int(params[2])
     if policy <= RANDOM or policy >= N_INLINE:  # a heuristic compiled into the engine
         policy = GREEDY
-    base = E.position_from_view(obs, hand, pile, policy, engine)
-    unseen = _unseen(obs, hand, pile)
-    voids = np.zeros(n, dtype=np.int64)
-    free = np.zeros(n, dtype=np.int64)
-    base_ppoints = np.zeros(n, dtype=np.int64)
+    # the position, played on by a copy: its hidden cards are dealt anew for every deal
+    deal = E.position_from_view(obs, hand, pile, policy, engine)
+    work = E.copy_state(deal)
+    scratch = np.zeros(104 + 3 * n + n_options, dtype=np.int64)
+    unseen = scratch[0:52]
+    cards = scratch[52:104]
+    voids = scratch[104:104 + n]
+    free = scratch[104 + n:104 + 2 * n]
+    base_ppoints = scratch[104 + 2 * n:104 + 3 * n]
+    alive = scratch[104 + 3 * n:104 + 3 * n + n_options]
+    k = _unseen(obs, hand, pile, unseen)
     for q in range(n):
         voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
         free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
-        base_ppoints[q] = E.pressure_points(base, q)
-    work = E.copy_state(base)
-    deal = E.copy_state(base)
+        base_ppoints[q] = E.pressure_points(deal, q)
+    racing = lead > 0.0 and samples > min_deals
+    cross = np.zeros((n_options if racing else 0, n_options if racing else 0))
+    outcome = np.zeros(n_options)
+    for i in range(n_options):
+        totals[i] = 0.0
+        counts[i] = 0
+        alive[i] = 1
+    drawn = 0
     for s in range(samples):
-        _deal_hidden(deal, base, me, unseen, voids, free, rng)
+        _deal_hidden(deal, me, unseen, k, cards, voids, free, rng)
         seed = next_u64(rng, 0)
+        drawn += 1
         for i in range(n_options):
-            work[:] = deal
-            E.seed_rollout(work, seed, s)
-            E.force_first_decision(work, me, options[i], phase == PH_AGAIN)
+            if alive[i] == 0:
+                continue
+            E.start_rollout(work, deal, seed, s, me, options[i], phase == PH_AGAIN)
             E.play_out(work)
-            totals[i] += E.hand_value(work, me, base_ppoints)
-    return samples
+            outcome[i] = E.hand_value(work, me, base_ppoints)
+            totals[i] += outcome[i]
+            counts[i] += 1
+        if racing:
+            for i in range(n_options):
+                if alive[i] != 0:
+                    for j in range(n_options):
+                        if alive[j] != 0:
+                            cross[i, j] += outcome[i] * outcome[j]
+            if drawn >= min_deals and _drop_clear_losers(totals, cross, alive, drawn, lead) == 1:
+                break
+    return drawn
 
 
 @allocating
@@ -161,9 +219,10 @@ def pimc_explain(G, params, means):
     phase = obs[O_PHASE]
     if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
         return False
-    samples = pimc_values(params, obs, hand, pile, options, rng, E.engine_of(G), means)
+    counts = np.zeros(n, dtype=np.int64)
+    pimc_values(params, obs, hand, pile, options, rng, E.engine_of(G), means, counts)
     for i in range(n):
-        means[i] /= samples
+        means[i] /= counts[i]
     return True
 
 
