@@ -59,6 +59,7 @@ from .state_nb import (
     S_GAME_OVER,
     S_HAND,
     S_LAST,
+    S_LEN,
     S_LOG_ON,
     S_N,
     S_OUT,
@@ -69,6 +70,7 @@ from .state_nb import (
     S_REASON,
     S_SEED,
     S_SIZE,
+    S_SNAP0,
     S_STOCK_N,
     S_SUIT,
     S_TOP,
@@ -219,7 +221,11 @@ def play_on(G):
         st[S_DEAL] = 0
         deal_hand(G, np.uint64(st[S_SEED]), st[S_GAME], hand_no)
     crates = R[K_FAMILY] == FAMILY_CRATES
+    snap = st[S_SNAP0]
     while st[S_ENDED] == 0:
+        if snap != 0:  # an outside agent's table: keep where this turn starts
+            for i in range(S_LEN):  # (a loop: a slice copy would allocate)
+                G[snap + i] = G[i]
         p = st[S_TURN]
         st[S_LAST] = p
         if crates:

@@ -33,8 +33,6 @@ from .observe_nb import (
     ANNOUNCE0,
     CALL0,
     OBS_HAND,
-    OBS_PER_SEAT,
-    OBS_SEAT,
     agent_observation,
     obs_size,
 )
@@ -49,7 +47,7 @@ ACTIONS = ([C.card_name(c) for c in range(52)] + ["draw", "pass"]
            + [f"call {s}" for s in C.SUITS] + ["no announcement", "announce"])
 
 
-_NAMES = np.array([C.card_name(c) for c in range(52)], dtype=object)
+_NAMES = [C.card_name(c) for c in range(52)]
 
 
 def to_action(phase: int, option: int) -> int:
@@ -136,8 +134,10 @@ class raw_env(AECEnv):
         self.table = Table(self.rules, seats, int(seed), game)
         self.agents = self.possible_agents[:]
         self._seats = [int(a.split("_")[1]) for a in self.agents]
+        self._agent_seats = list(zip(self.agents, self._seats, strict=True))
+        self._sign = -1 if self.rules.family == "crates" else 1  # rewards: lower totals win in Crates
         self._names = [f"player_{q}" for q in range(n)]
-        self._obs_seat = -1
+        self._obs_agent = None  # whose observation _vec and _mask hold
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -153,8 +153,11 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        d = self.table.pending
-        self.table.act(to_option(d.phase, int(action)))
+        action = int(action)
+        if not (0 <= action < N_ACTIONS and self._mask[action]):
+            legal = ", ".join(ACTIONS[a] for a in np.flatnonzero(self._mask))
+            raise CratesError(f"action {action} is not legal now (legal: {legal})")
+        self.table.answer(to_option(self.table.pending_phase, action))
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
         self._accumulate_rewards()
@@ -162,39 +165,36 @@ class raw_env(AECEnv):
     def _after_move(self):
         t = self.table
         rewards = self.rewards
-        for a in self.agents:
+        for a in rewards:
             rewards[a] = 0.0
-        crates = self.rules.family == "crates"
-        if self.hand_rewards and len(t.hand_points) > self._hands_scored:
-            for points in t.hand_points[self._hands_scored:]:
-                for a, q in zip(self.agents, self._seats, strict=True):
-                    rewards[a] += -points[q] if crates else points[q]
-            self._hands_scored = len(t.hand_points)
+        scored = len(t.hand_points)
+        if scored > self._hands_scored:  # a hand (or more) ended: rewards, new totals
+            if self.hand_rewards:
+                for points in t.hand_points[self._hands_scored:]:
+                    for a, q in self._agent_seats:
+                        rewards[a] += self._sign * points[q]
+            self._hands_scored = scored
+            totals = t.totals
+            for a, q in self._agent_seats:
+                self.infos[a]["total"] = totals[q]
         if t.over:
             totals, ranks = t.totals, t.ranks
             last = max(ranks)
-            for a, q in zip(self.agents, self._seats, strict=True):
+            for a, q in self._agent_seats:
                 if self.reward_kind == "score":
-                    rewards[a] += -totals[q] if crates else totals[q]
+                    rewards[a] += self._sign * totals[q]
                 elif last > 1:  # all tied: 0
                     rewards[a] += 1.0 if q in t.winners else (-1.0 if ranks[q] == last else 0.0)
                 self.terminations[a] = True
-                self.infos[a]["total"] = totals[q]
             return
         # the engine fills the mover's observation, once, in one call
         seat = agent_observation(t._G, self._vec, self._mask)
-        self._obs_seat = seat
-        mover = self._names[seat]
+        mover = self._obs_agent = self._names[seat]
         self.agent_selection = mover
-        vec = self._vec
-        totals = OBS_SEAT + self.rules.players + 1  # the first seat's total
-        for a, q in zip(self.agents, self._seats, strict=True):
-            self.infos[a]["total"] = int(vec[totals + OBS_PER_SEAT * q])
-        self.infos[mover]["hand"] = _NAMES[vec[OBS_HAND:OBS_HAND + 52] > 0].tolist()
+        self.infos[mover]["hand"] = [_NAMES[c] for c in self._vec[OBS_HAND:OBS_HAND + 52].nonzero()[0].tolist()]
 
     def observe(self, agent):
-        q = int(agent.split("_")[1])
-        if self._obs_seat == q:
+        if self._obs_agent == agent:
             return {"observation": self._vec.copy(), "action_mask": self._mask.copy()}
         return {"observation": np.zeros_like(self._vec), "action_mask": np.zeros_like(self._mask)}
 

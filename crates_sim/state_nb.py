@@ -27,6 +27,10 @@ statistics T_*, the illegal-choice record ERR_*).
                                    (ENGINE_PLAY_ON: `play_on`), see `engine.engine_table`
     tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
     sparams  int64[7 * N_PARAMS]   strategy parameters per seat, float64 bits
+
+G[:S_LEN] is the state proper; after it come, when a table has them, the log, the
+queued decisions of outside agents and the snapshot of the turn being played
+(`new_agent_state`).
 """
 
 from collections import namedtuple
@@ -48,11 +52,13 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
  S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
- S_PAUSE_N, S_PAUSE_PILE_N) = range(44)
-NST = 44
+ S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0) = range(45)
+NST = 45
 # S_QUE0..S_PAUSE_N: outside agents (strategy_ids.AGENT, `crates_sim.step`): their queued
 # decisions sit in G[S_QUE0:S_QUE0 + S_QUE_LEN] (options, by value), S_QUE_POS of them
-# used; a decision with none queued pauses the hand (S_PAUSE_*: seat, phase, options)
+# used; a decision with none queued pauses the hand (S_PAUSE_*: seat, phase, options).
+# S_SNAP0: where `play_on` copies G[:S_LEN] at the start of every turn (0: it does not),
+# so that `crates_sim.step` resumes a paused hand from its last turn, not from its deal
 # S_CAP_DUE: a play that emptied its player's hand is resolving: it ends by the rules
 # (the player may go out) before max_turns_per_hand can cut the hand (see `tick_play`)
 # S_SEED, S_GAME: the game being played (the seed as int64 bits); S_DEAL: a hand number
@@ -159,9 +165,11 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
 @allocating
 def new_agent_state(R, strat, sparams, addrs, engine, log_cap, queue_cap):
     """`new_state` with room for `queue_cap` queued decisions of outside agents, after a
-    log of `log_cap` words (0: not traced)."""
-    G = new_state(R, strat, sparams, addrs, engine, log_cap + queue_cap)
+    log of `log_cap` words (0: not traced), and for the snapshot of the turn being
+    played (S_SNAP0) after them."""
+    G = new_state(R, strat, sparams, addrs, engine, log_cap + queue_cap + S_LEN)
     G[S_QUE0] = S_LEN + log_cap
+    G[S_SNAP0] = S_LEN + log_cap + queue_cap
     G[S_LOG_ON] = 1 if log_cap > 0 else 0
     return G
 

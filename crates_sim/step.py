@@ -10,10 +10,12 @@ as in `crates trace` with those strategies in the bots' seats: seeds keep their 
 
 How: the engine runs a whole hand inside one call. An outside seat is strategy id AGENT:
 when it must decide and no answer is queued, the engine ends the hand early with the
-decision recorded. `act` queues the answer and plays the hand again from its start (the
-state saved at the hand's start, so every draw of every stream is the same): the bots
-decide as before, the queued answers are replayed, and the engine stops at the next
-unanswered decision. A replay costs the hand's turns so far, a few microseconds.
+decision recorded. `act` queues the answer and plays the hand again from the start of
+the paused turn (`play_on` keeps a copy of the state at every turn's start, S_SNAP0; a
+decision before the first turn, at the deal, replays from the hand's start). Every draw
+of every stream is the same: the bots decide as before, the queued answers are replayed,
+and the engine stops at the next unanswered decision. A replay costs the paused turn's
+own decisions, not the hand's.
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ class Table:
         self._wins = np.zeros(n)
         self.hand = 0
         self.over = False
+        self._pending = None
+        self._queue0 = int(self._G[nb.S_QUE0])
         self.hand_points: list[list[int]] = []  # per finished hand, per seat
         self._queued = 0
         nb.start_game(self._G, np.uint64(self.seed), self.game)
@@ -120,6 +124,20 @@ class Table:
     def ranks(self) -> list[int]:
         return [int(r) for r in self._games[:, nb.G_RANK]]
 
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waiting for an outside seat; None once the game is over. (Made when
+        first asked for: a caller that knows the options, as the environment does from
+        its action mask, answers through `answer` without one.)"""
+        if self._pending is None and not self.over:
+            self._pending = Decision(self._G)
+        return self._pending
+
+    @property
+    def pending_phase(self) -> int:
+        """The phase (cards.PH_*) of the pending decision (-1 once the game is over)."""
+        return -1 if self.over else int(self._G[nb.S_PAUSE_PHASE])
+
     # ------------------------------------------------------------------ playing
     def act(self, option: int) -> None:
         """Answer the pending decision with `option` (one of pending.options) and play on
@@ -128,45 +146,55 @@ class Table:
             raise CratesError("the game is over: there is nothing to decide")
         if int(option) not in self.pending.options:
             raise CratesError(f"{option} is not one of the options {list(self.pending.options)}")
-        q0 = int(self._G[nb.S_QUE0])
-        self._G[q0 + self._queued] = int(option)  # the queue is not part of the snapshot
+        self.answer(option)
+
+    def answer(self, option: int) -> None:
+        """`act` for a caller that has checked `option` is legal: no check, no Decision."""
+        self._pending = None
+        self._G[self._queue0 + self._queued] = option  # the queue is not part of the snapshot
         self._queued += 1
         self._play()
 
     def _start_hand(self):
         self.hand += 1
         self._G[nb.S_DEAL] = self.hand
-        self._hand_start = self._G[:nb.S_LEN].copy()
-        self._queued = 0
+        self._new_hand()
         self._play()
 
+    def _new_hand(self):
+        """Keep the state the hand starts from (a replay starts there until a turn has
+        started: then from the start of the last turn, which `play_on` keeps at S_SNAP0)."""
+        G = self._G
+        self._hand_start = G[:nb.S_LEN].copy()
+        self._queued = 0
+        self._snap = G[int(G[nb.S_SNAP0]):int(G[nb.S_SNAP0]) + nb.S_LEN]
+        self._snap[nb.S_HAND] = -1  # no turn of this hand kept yet
+
     def _play(self):
-        """Play the current hand from its start with the queued answers, to the next
-        unanswered decision or the hand's end (then score it, and deal the next)."""
+        """Play the current hand on from the start of the last turn (or the deal) with the
+        queued answers, to the next unanswered decision or the hand's end (then score
+        it, and deal the next)."""
         G = self._G
         while True:
-            G[:nb.S_LEN] = self._hand_start
+            if self._snap[nb.S_HAND] == -1:
+                G[:nb.S_LEN] = self._hand_start
+            else:  # replay the paused turn only (its answers are queued from S_QUE_POS)
+                G[:nb.S_LEN] = self._snap
             G[nb.S_QUE_LEN] = self._queued
             nb.play_on(G)
             if G[nb.S_ERROR] != 0:  # pragma: no cover - a bot's illegal choice
                 raise CratesError(f"seat {int(G[nb.S_ERR_SEAT])} made an illegal choice")
             if G[nb.S_REASON] == C.REASON_PAUSE:
-                self.pending = self._decision()
                 return
             nb.finish_hand(G, 0, self._rows, 0, True, self._stats)
             self.hand_points.append([int(x) for x in self._rows[:, nb.H_POINTS]])
             if nb.game_over(G, self.hand):
                 nb.finish_game(G, self._games, self._wins, 0)
                 self.over = True
-                self.pending = None
                 return
             self.hand += 1
             G[nb.S_DEAL] = self.hand
-            self._hand_start = G[:nb.S_LEN].copy()
-            self._queued = 0
-
-    def _decision(self) -> Decision:
-        return Decision(self._G)
+            self._new_hand()
 
     def events(self, names=None) -> list[dict]:
         """The game so far as the events of `crates trace` (docs/log-format.md), for a

@@ -8,7 +8,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from crates_sim import Rules  # noqa: E402
+from crates_sim import CratesError, Rules  # noqa: E402
 from crates_sim import cards as C  # noqa: E402
 from crates_sim import env as cenv  # noqa: E402
 from crates_sim.engine import trace_game  # noqa: E402
@@ -62,3 +62,13 @@ def test_rank_rewards_sum_to_the_outcome():
     for q in range(4):
         want = 1.0 if q in t.winners else -1.0
         assert total[f"player_{q}"] == want
+
+
+def test_an_illegal_action_in_the_raw_env_is_one_line_naming_the_legal_ones():
+    e = cenv.raw_env(preset="classic", players=4)
+    e.reset(seed=3)
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(CratesError, match=r"is not legal now \(legal: "):
+        e.step(illegal)
+    with pytest.raises(CratesError, match="is not legal now"):
+        e.step(99)

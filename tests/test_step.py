@@ -41,6 +41,28 @@ def test_outside_seats_beside_bots_reproduce_the_trace():
     assert len(table.hand_points) == 15
 
 
+def test_a_search_bot_beside_outside_seats_plays_its_traced_game():
+    # the paused turn is replayed from its start (S_SNAP0): pimc's decisions in other
+    # turns are not made again, and those made again draw the same samples
+    rules = Rules.preset("classic", 4)
+    table = Table(rules, [None, "pimc:samples=2", None, "greedy"], seed=5, game=1)
+    hands = set()
+    while table.pending is not None:
+        hands.add(table.hand)
+        table.act(table.hint("greedy"))
+    end = trace_game(rules, ["greedy", "pimc:samples=2", "greedy", "greedy"], 5, 1)[-1]
+    assert table.totals == end["totals"] and len(hands) == 15
+
+
+def test_a_decision_keeps_what_it_showed_after_it_is_answered():
+    table = Table(Rules.preset("crazy-eights", 3), [None, "greedy", "random"], 2, 0)
+    d = table.pending
+    options, hand = d.options, d.hand.tolist()
+    table.act(options[0])
+    assert d.options == options and d.hand.tolist() == hand
+    assert table.pending is not d
+
+
 def test_a_pending_decision_is_what_the_seat_may_see_and_do():
     from crates_sim import cards as C
     from crates_sim import view
