@@ -276,6 +276,48 @@ def all_cores(rules, strategy, games, detail="games") -> float:
         shutil.rmtree(out, ignore_errors=True)
 
 
+def env_step_us(wrapped: bool, games: int = 10) -> float:
+    """Microseconds per step of the PettingZoo environment (classic 4p, every seat an
+    agent) driven by a random agent: a uniformly random legal action from the mask."""
+    import numpy as np
+
+    from . import env as crates_env
+
+    e = (crates_env.env if wrapped else crates_env.raw_env)(preset="classic", players=4)
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = time.perf_counter()
+    for game in range(games):
+        e.reset(seed=1, options={"game": game})
+        for _agent in e.agent_iter():
+            obs, _r, done, cut, _info = e.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(None if done or cut else int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return (time.perf_counter() - t0) / steps * 1e6
+
+
+def rlcard_uno_step_us(games: int = 1000) -> float | None:
+    """The same random agent on RLCard's `uno` environment (the yardstick of the env's
+    speed), when rlcard is installed; None otherwise."""
+    try:
+        import numpy as np
+        import rlcard
+    except ImportError:
+        return None
+    e = rlcard.make("uno", config={"seed": 0})
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        state, _pid = e.reset()
+        while not e.is_over():
+            legal = list(state["legal_actions"])
+            state, _pid = e.step(legal[rng.integers(len(legal))])
+            steps += 1
+    return (time.perf_counter() - t0) / steps * 1e6
+
+
 def peak_rss_mb() -> float:
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -312,6 +354,12 @@ def main(argv=None):
         rate1, ns = one_core(rules, spec, args.games)
         label = "user greedy_again (calls greedy)" if spec != "greedy" else "greedy"
         print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.0f} ns/turn")
+    env_step_us(False, 1)  # warm up
+    raw, wrapped, uno = env_step_us(False), env_step_us(True), rlcard_uno_step_us()
+    print(f"\nPettingZoo env, random agent at every seat (classic 4p): raw_env {raw:.1f} us/step, "
+          f"env() with its wrappers {wrapped:.1f} us/step"
+          + (f"; RLCard uno {uno:.1f} us/step ({uno / raw:.1f}x raw_env's)" if uno else
+             " (pip install rlcard to set RLCard's uno beside it)"))
     cold, warm = startup_times()
     print(f"\nstart-up of a 1,000-game `crates simulate`: cold {cold:.1f} s, warm {warm:.2f} s")
     print(f"a new user strategy file to a finished 1,000-game run (--workers 1, engine warm): "
