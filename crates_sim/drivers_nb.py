@@ -249,7 +249,8 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
                   games_out, win_out, hand_rows, log, log_on, stats, err):
     """Play games game_start .. game_start+n_games-1; returns how many were played.
 
-    Stops early (returning fewer) when hand_rows might not hold another whole game, or
+    hand_rows: column-major, [H_* field, row] (see `finish_hand`). Stops early
+    (returning fewer) when hand_rows might not hold another whole game, or
     when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
     game)."""
     G = new_state(R, strat, sparams, addrs, engine, log.shape[0] if log_on else 0)
@@ -259,7 +260,7 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
     rows = 0
     max_rows = R[K_MAX_HANDS] * n
     for i in range(n_games):
-        if want_rows and rows + max_rows > hand_rows.shape[0]:
+        if want_rows and rows + max_rows > hand_rows.shape[1]:
             return export_log(G, log, stats, i)
         game = game_start + i
         start_game(G, seed, game)
@@ -305,7 +306,7 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
         sv[at(q, SV_PRESS_K)] = totals[q, 1]
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
-    rows = np.zeros((st[S_N], N_HAND_FIELDS), dtype=np.int32)
+    rows = np.zeros((N_HAND_FIELDS, st[S_N]), dtype=np.int32)
     finish_hand(G, 0, rows, 0, True, stats)
     export_log(G, log, stats, 0)
-    return st.copy(), g.sv[:st[S_N] * NSV].copy().reshape((st[S_N], NSV)), rows
+    return st.copy(), g.sv[:st[S_N] * NSV].copy().reshape((st[S_N], NSV)), rows.T.copy()

@@ -93,7 +93,7 @@ class Table:
         self.specs = [None if o else s for o, s in zip(self.outside, bots, strict=True)]
         self._G = nb.new_agent_state(rules.to_array(), ids, params, addresses(bots),
                                      engine_table(), LOG_CAP if record else 0, QUEUE_CAP)
-        self._rows = np.zeros((n, nb.N_HAND_FIELDS), dtype=np.int32)
+        self._rows = np.zeros((nb.N_HAND_FIELDS, n), dtype=np.int32)  # [field, seat]
         self._stats = np.zeros(nb.N_STATS, dtype=np.int64)
         self._games = np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64)
         self._wins = np.zeros(n)
@@ -187,7 +187,7 @@ class Table:
             if G[nb.S_REASON] == C.REASON_PAUSE:
                 return
             nb.finish_hand(G, 0, self._rows, 0, True, self._stats)
-            self.hand_points.append([int(x) for x in self._rows[:, nb.H_POINTS]])
+            self.hand_points.append([int(x) for x in self._rows[nb.H_POINTS]])
             if nb.game_over(G, self.hand):
                 nb.finish_game(G, self._games, self._wins, 0)
                 self.over = True

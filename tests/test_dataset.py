@@ -215,3 +215,20 @@ def test_the_writer_refuses_a_filled_folder_and_records_a_failure(tmp_path):
     (tmp_path / "d" / "games" / "chunk-000000.parquet").write_bytes(b"x")
     with pytest.raises(CratesError, match="already holds a dataset"):
         DatasetWriter(tmp_path / "d", ident, "classic", "crates compare ...")
+
+
+@pytest.mark.parametrize("preset", ["classic", "crazy-eights"])
+def test_hand_rows_are_the_same_whether_a_chunk_takes_one_kernel_call_or_many(preset, monkeypatch):
+    # the kernel fills a column-major buffer; a chunk that outgrows it is played in more
+    # calls, whose rows are joined: the columns must not depend on it
+    import numpy as np
+
+    rules = Rules.preset(preset, 3)
+    one = engine.run_games(rules, ["greedy", "random", "greedy"], 4, 10, 40, detail="hands")
+    monkeypatch.setattr(engine, "_rows_per_game", lambda rules: 1)  # room for one game a call
+    many = engine.run_games(rules, ["greedy", "random", "greedy"], 4, 10, 40, detail="hands")
+    assert len(one.hands["game"]) >= 40 * 3
+    assert set(one.hands["game"].tolist()) == set(range(10, 50))
+    for name, col in one.hands.items():
+        assert np.array_equal(col, many.hands[name]), name
+        assert col.dtype == many.hands[name].dtype
