@@ -123,7 +123,12 @@ BUILTINS = {
              {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
                                whole=True), **_FORGET,
               "policy": Param(6.0, 1.0, 6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, "
-                                             "4 aggressive, 5 partner, 6 weights", whole=True)}),
+                                             "4 aggressive, 5 partner, 6 weights", whole=True),
+              "lead": Param(0.0, 0.0, 100.0, "racing: drop an option once it trails the best by "
+                                             "this many standard errors (0: play every option "
+                                             "on every deal: the default)"),
+              "min_samples": Param(4.0, 2.0, 100_000.0, "deals before racing drops an option",
+                                   whole=True)}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry")}
