@@ -7,7 +7,7 @@ process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the
 (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
 `crates simulate` and the ten kernels that take longest to compile, the time from a new
 user strategy file to a finished 1,000-game run, a user strategy that calls greedy
-against greedy itself, with --big the 1,000,000-game classic run with --detail games and
+against greedy itself, pimc's turns per second against three greedy, with --big the 1,000,000-game classic run with --detail games and
 hands, and with --huge 10,000,000 games (--detail games): each a fresh `crates simulate`
 command, timed from start to exit, with the peak RSS of its processes (parent and workers
 together).
@@ -318,6 +318,20 @@ def rlcard_uno_step_us(games: int = 1000) -> float | None:
     return (time.perf_counter() - t0) / steps * 1e6
 
 
+def pimc_rate(games: int = 40) -> tuple[float, float]:
+    """`pimc` (its defaults) in seat 0 against three `greedy`, classic 4p, one core: games/s
+    and pimc's turns per second (its plays and draws: a decision each, most of them searched)."""
+    rules = Rules.preset("classic", 4)
+    specs = ["pimc", "greedy", "greedy", "greedy"]
+    run_games(rules, specs, 0, 0, 1)  # load the kernels
+    t0 = time.perf_counter()
+    res = run_games(rules, specs, 1, 0, games)
+    dt = time.perf_counter() - t0
+    mine = res.hands["seat"] == 0
+    turns = int(res.hands["plays"][mine].sum() + res.hands["draws"][mine].sum())
+    return games / dt, turns / dt
+
+
 def peak_rss_mb() -> float:
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -360,6 +374,9 @@ def main(argv=None):
           f"env() with its wrappers {wrapped:.1f} us/step"
           + (f"; RLCard uno {uno:.1f} us/step ({uno / raw:.1f}x raw_env's)" if uno else
              " (pip install rlcard to set RLCard's uno beside it)"))
+    games_s, turns_s = pimc_rate()
+    print(f"classic 4p, one core, pimc (samples=30, weights rollouts) vs 3 greedy: "
+          f"{games_s:,.1f} games/s, {turns_s:,.0f} pimc turns/s")
     cold, warm = startup_times()
     print(f"\nstart-up of a 1,000-game `crates simulate`: cold {cold:.1f} s, warm {warm:.2f} s")
     print(f"a new user strategy file to a finished 1,000-game run (--workers 1, engine warm): "
