@@ -168,7 +168,7 @@ def _ignore_sigint():
 def _mp_context():
     # Forkserver on Linux, spawn elsewhere; the workers import no main script, so a plain
     # script that calls simulate() without an `if __name__ == "__main__":` guard works.
-    return mp_context(preload=["crates_sim.runner", "crates_sim.engine"])
+    return mp_context(preload=["crates_sim.runner", "crates_sim.engine", "crates_sim.worker_preload"])
 
 
 class ProcessBackend:
