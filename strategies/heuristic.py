@@ -6,7 +6,9 @@ Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
     fn(params, obs, hand, pile, options, rng) -> int
 
 The kernels are compiled without reference counting (`crates_sim.jit.kernel`): they use
-scalar loops only and never allocate. Every one returns an index in [0, n_options).
+scalar loops only and never allocate. Every one returns an index in [0, n_options). The
+small helpers they call per option and per seat are `leaf`s (inlined by LLVM): a call
+each would cost more than the helper's own work.
 
 Card effects (which cards are wild, who a 7 or a jack hits) are read from the copy of the
 rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as it is.
@@ -33,7 +35,7 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
 )
-from crates_sim.jit import kernel
+from crates_sim.jit import kernel, leaf
 from crates_sim.rng_nb import rand_unit
 from crates_sim.strategies.builtin import greedy_nb, longest_suit
 from crates_sim.view import (
@@ -51,7 +53,7 @@ _NEG = -1.0e18
 
 
 # ================================================================ shared helpers
-@kernel
+@leaf
 def announce_with(forget, rng):
     """1 to announce a last card; 0 with probability `forget`."""
     if forget > 0.0 and rand_unit(rng, 0) < forget:
@@ -59,7 +61,7 @@ def announce_with(forget, rng):
     return 1
 
 
-@kernel
+@leaf
 def announce_index(options, forget, rng):
     """The index of the option equal to the announce decision (options are [0, 1])."""
     want = announce_with(forget, rng)
@@ -77,7 +79,7 @@ def announce_index(options, forget, rng):
 
 
 
-@kernel
+@leaf
 def seven_offset(obs):
     """How many places after me the seat is that a 7 of mine makes draw (seven_target)."""
     if obs[O_RULES + K_SEVEN_ACROSS] != 0 and obs[O_PLAYERS] >= 4:
@@ -85,7 +87,7 @@ def seven_offset(obs):
     return 1
 
 
-@kernel
+@leaf
 def hits(obs, card, phase, k):
     """Whether playing `card` makes the seat k places after me draw or lose a turn: a count
     (a 2, or an A/2 answering one), a skip, the VCE queen of spades hit the next player; a 5
@@ -110,12 +112,12 @@ def hits(obs, card, phase, k):
 
 
 
-@kernel
+@leaf
 def is_opponent(obs, q):
     return q != obs[O_SEAT] and q != obs[O_PARTNER]
 
 
-@kernel
+@leaf
 def is_leader(obs, q):
     """q is an opponent whose game total is the best among the opponents (Crates: the lowest;
     Crazy Eights: the highest). With equal totals every opponent leads."""
@@ -131,7 +133,7 @@ def is_leader(obs, q):
     return True
 
 
-@kernel
+@leaf
 def best_call(obs, hand, options, bonus_suit, bonus):
     """The option suit with most of my non-wild cards (+ `bonus` for `bonus_suit`); ties:
     the larger value held in that suit, then the first option."""
@@ -155,7 +157,7 @@ def best_call(obs, hand, options, bonus_suit, bonus):
     return best
 
 
-@kernel
+@leaf
 def highest_value(obs, options, skip_threes, skip_wilds):
     """Index of the highest-valued card option (ties: the first), skipping 3s and/or
     wilds when asked; -1 when no card qualifies."""
@@ -176,7 +178,7 @@ def highest_value(obs, options, skip_threes, skip_wilds):
     return best
 
 
-@kernel
+@leaf
 def first_card(options):
     """Index of the first card option (not a draw or pass); 0 when there is none."""
     for i in range(options.shape[0]):
@@ -269,7 +271,7 @@ def keep3_nb(params, obs, hand, pile, options, rng):
 
 
 # ================================================================ aggressive
-@kernel
+@leaf
 def hit_value(obs, q, leader_weight):
     """How much making seat q draw (or lose a turn) is worth to me, in card points."""
     if q == obs[O_SEAT]:
@@ -284,7 +286,7 @@ def hit_value(obs, q, leader_weight):
     return v
 
 
-@kernel
+@leaf
 def all_hits(obs, card, phase, leader_weight):
     """The value of the draws and skips `card` inflicts on the other seats when I play it."""
     h = 0.0
@@ -338,7 +340,7 @@ def aggressive_nb(params, obs, hand, pile, options, rng):
 
 
 # ================================================================ partner
-@kernel
+@leaf
 def partner_suit(obs, pile):
     """The suit of my partner's likely last play: with 4 players the partner plays two turns
     before me, so the card two below the top (three after my own 6); -1 when unknown."""
@@ -427,6 +429,27 @@ def weights_nb(params, obs, hand, pile, options, rng):
         return longest_suit(hand, options)
     cur_suit = obs[O_SUIT]
     n = obs[O_PLAYERS]
+    # my cards per suit (all, and not wild), counted once: w5's "cards left in the suit"
+    # is then a lookup per option instead of a pass over the hand
+    s0 = s1 = s2 = s3 = 0
+    t0 = t1 = t2 = t3 = 0
+    for j in range(hand.shape[0]):
+        d = hand[j]
+        tame = 0 if is_wild(obs, d) else 1
+        sd = d % 4
+        if sd == 0:
+            s0 += 1
+            t0 += tame
+        elif sd == 1:
+            s1 += 1
+            t1 += tame
+        elif sd == 2:
+            s2 += 1
+            t2 += tame
+        else:
+            s3 += 1
+            t3 += tame
+    longest_tame = max(max(t0, t1), max(t2, t3))
     best = 0
     best_score = _NEG
     for i in range(options.shape[0]):
@@ -448,22 +471,13 @@ def weights_nb(params, obs, hand, pile, options, rng):
                         lead_hits += 1.0
                 else:
                     n_hits -= 1.0
-            # my cards left in the suit this play makes current
-            left = 0
+            # my cards left in the suit this play makes current (c is in my hand: a
+            # wild's own suit count of tame cards does not include it; a tame card's does)
             if wild:
-                for s4 in range(4):
-                    m = 0
-                    for j in range(hand.shape[0]):
-                        d = hand[j]
-                        if d != c and d % 4 == s4 and not is_wild(obs, d):
-                            m += 1
-                    if m > left:
-                        left = m
+                left = longest_tame
             else:
-                for j in range(hand.shape[0]):
-                    d = hand[j]
-                    if d != c and d % 4 == c % 4:
-                        left += 1
+                sc = c % 4
+                left = (s0 if sc == 0 else s1 if sc == 1 else s2 if sc == 2 else s3) - 1
             s = (params[0] * value(obs, c) / 10.0
                  + params[1] * (1.0 if wild else 0.0)
                  + params[2] * (1.0 if r == _R_3 else 0.0)
