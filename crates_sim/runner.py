@@ -441,6 +441,10 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
                         f"chunk {task.index} was written by Dask worker {stats.get('worker')} but "
                         f"{out} here does not have it: --out must be a path that this machine "
                         f"and every worker share")
+                if run["chunks_run"] == 0 and "seconds" in stats:
+                    # from the call to the first chunk's start: imports, the engine's load
+                    # (or compile), the workers' start
+                    run["startup_seconds"] = round(time.perf_counter() - t0 - stats["seconds"], 3)
                 chunk = m["chunks"][task.index]
                 chunk.update(stats)
                 chunk["state"] = "done"

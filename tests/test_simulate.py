@@ -414,3 +414,11 @@ def test_a_dead_worker_process_is_one_line_and_resumable(reference, tmp_path):
     assert m["status"] == "failed" and m["chunks"][1]["state"] == "pending"
     assert crates("simulate", *BASE, "--out", out).exit_code == 0
     same(reference, out)
+
+
+def test_a_run_records_its_start_up_apart_from_its_play(tmp_path):
+    ds = runner.simulate("classic", "random", games=300, seed=2, out=tmp_path / "s", workers=1,
+                         chunk_size=100, detail="games")
+    run = ds.manifest["runs"][-1]
+    chunk_seconds = sum(c["seconds"] for c in ds.manifest["chunks"])
+    assert 0 <= run["startup_seconds"] <= run["wall_seconds"] - chunk_seconds + 0.01
