@@ -91,8 +91,24 @@ N_PARAMS = 8
 
 #: built-in strategy name -> (id, description, {param: Param}). Ids (strategy_ids) below
 #: N_INLINE, and KEEP3, are compiled into the engine; the others (pimc) are called by address like a
-#: user's function (their adapter is `EXTERNAL[name]`).
+#: user's function (their adapter is `EXTERNAL[name]`). `tuned` is `weights` (the same id) with
+#: other defaults.
 _FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
+_WEIGHT_TEXT = ("card value shed / 10", "is a wild (8; 9 in Crates)", "is a 3",
+                "opponents hit minus partners hit", "keeps the current suit",
+                "my cards left in the suit the play makes current", "is a draw or pass",
+                "leaders and last-card opponents hit")
+
+
+def _weights(*defaults) -> dict:
+    """w0..w7 of the `weights` scorer with these defaults (features: docs/strategies.md)."""
+    return {f"w{i}": Param(float(d), text=t) for i, (d, t) in enumerate(zip(defaults, _WEIGHT_TEXT, strict=True))}
+
+
+#: `tuned`: the result of (docs/strategies.md)
+#:   crates tune weights --against greedy,aggressive,partner,dump3,weights --preset classic
+#:       --players 4 --budget 300 --games-per-eval 4000 --seed 1 --out tune
+TUNED = (2.69, -12.75, -1.75, -1.5, -0.19, 1.57, -2.8, 1.64)
 BUILTINS = {
     "random": (RANDOM, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
     "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
@@ -111,14 +127,10 @@ BUILTINS = {
                 {**_FORGET, "feed_cost": Param(1000.0, 0.0, math.inf, "points a 7 at the "
                                                "partner costs (1000: never, unless forced)")}),
     "weights": (WEIGHTS, "linear scorer over 8 option features (w0..w7), for tuning runs",
-                {"w0": Param(1.0, text="card value shed / 10"),
-                 "w1": Param(-3.0, text="is a wild (8; 9 in Crates)"),
-                 "w2": Param(-1.0, text="is a 3"),
-                 "w3": Param(1.0, text="opponents hit minus partners hit"),
-                 "w4": Param(0.0, text="keeps the current suit"),
-                 "w5": Param(0.5, text="my cards left in the suit the play makes current"),
-                 "w6": Param(-10.0, text="is a draw or pass"),
-                 "w7": Param(1.0, text="leaders and last-card opponents hit")}),
+                _weights(1.0, -3.0, -1.0, 1.0, 0.0, 0.5, -10.0, 1.0)),
+    "tuned": (WEIGHTS, "weights with the weights `crates tune` found against the five heuristics "
+                       "(classic 4-player partnerships; docs/strategies.md)",
+              _weights(*TUNED)),
     "pimc": (PIMC, "determinised Monte Carlo: samples the unseen cards, plays each option out",
              {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
                                whole=True), **_FORGET,

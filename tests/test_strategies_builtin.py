@@ -366,6 +366,24 @@ def test_registered_with_their_parameters():
         assert doc and len(doc) > 40
 
 
+TUNED_SPEC = "weights:w0=2.69:w1=-12.75:w2=-1.75:w3=-1.5:w4=-0.19:w5=1.57:w6=-2.8:w7=1.64"
+
+
+def test_tuned_is_weights_with_the_tuned_defaults():
+    assert BUILTINS["tuned"][0] == BUILTINS["weights"][0]
+    assert list(BUILTINS["tuned"][2]) == [f"w{i}" for i in range(8)]
+    ids, params = resolve(["tuned", TUNED_SPEC, "tuned:w6=-10", "weights"])
+    assert (ids == BUILTINS["weights"][0]).all()
+    assert (params[0] == params[1]).all() and params[2, 6] == -10 and (params[2, :6] == params[0, :6]).all()
+    assert not (params[0] == params[3]).all()
+    # game for game the same as the spec it stands for
+    for rules in (Rules.preset("classic", 4), Rules.preset("classic", 4, partnerships=False)):
+        a = run_games(rules, ["tuned", "greedy", "tuned", "aggressive"], 4, 0, 25, detail="games")
+        b = run_games(rules, [TUNED_SPEC, "greedy", TUNED_SPEC, "aggressive"], 4, 0, 25, detail="games")
+        for key in ("total", "rank", "win", "pressures", "hands"):
+            assert np.array_equal(a.games[key], b.games[key]), key
+
+
 def test_parameter_parsing():
     assert parse_spec("aggressive:leader_weight=2") == ("aggressive", {"leader_weight": 2.0})
     ids, params = resolve(["aggressive:leader_weight=2", "aggressive:forget=0.25",
