@@ -410,6 +410,7 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
                 ran_validation = True
             else:
                 ran_validation = False
+                bar.total -= v_total  # validated before: nothing left to play
     finally:
         bar.close()
     wall = time.perf_counter() - t_start
