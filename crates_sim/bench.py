@@ -380,7 +380,7 @@ def main(argv=None):
           + (f"; RLCard uno {uno:.1f} us/step ({uno / raw:.1f}x raw_env's)" if uno else
              " (pip install rlcard to set RLCard's uno beside it)"))
     games_s, turns_s = pimc_rate()
-    print(f"classic 4p, one core, pimc (samples=30, weights rollouts) vs 3 greedy: "
+    print(f"classic 4p, one core, pimc (samples=30, depth=10, weights rollouts) vs 3 greedy: "
           f"{games_s:,.1f} games/s, {turns_s:,.0f} pimc turns/s")
     cold, warm = startup_times()
     print(f"\nstart-up of a 1,000-game `crates simulate`: cold {cold:.1f} s, warm {warm:.2f} s")

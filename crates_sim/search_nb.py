@@ -12,11 +12,16 @@ hand is played on by the engine's own `play_on` (by address, through the engine 
     play_out(work)                                                 # to the hand's end
     hand_value(work, seat, base_ppoints)                           # what it was worth
 
-A search that plays many rollouts from one deal copies the whole state once
-(`copy_state`) and then, per rollout, only the position (`start_rollout`: the scalars,
-the per-seat values, the hands, the stock and the pile, about 480 of the state's 1,700
-words; the rest is the rules, the strategies and scratch that every decision rewrites
-before reading it) and gives it fresh random streams and the move to try.
+`limit_turns(base, d)` cuts the rollouts after d turns: the hand ends capped, and
+`hand_value` values it as it stands (Crates: the points in the hands and the pressure
+points so far; Crazy Eights: 0, nobody being out).
+
+A search that plays many rollouts from one deal seeds the deal's streams once
+(`seed_rollout`), copies the whole state once (`copy_state`) and then, per rollout, only
+the position and the streams (`start_rollout`: the scalars, the per-seat values, the
+hands, the stock, the pile and the streams, about 500 of the state's 1,700 words; the
+rest is the rules, the strategies and scratch that every decision rewrites before
+reading it) and forces the move to try.
 """
 
 import numpy as np
@@ -24,6 +29,7 @@ import numpy as np
 from .cards import (
     FAMILY_CRATES,
     K_FAMILY,
+    K_MAX_TURNS,
     K_PARTNER,
     O_COUNT,
     O_DEALER,
@@ -62,6 +68,7 @@ from .state_nb import (
     N_ENGINE,
     N_PARAMS,
     OBS0,
+    R0,
     S_AGAIN,
     S_COUNT,
     S_DEALER,
@@ -188,18 +195,27 @@ def seed_rollout(G, seed, sample):
 
 
 @kernel
-def start_rollout(W, deal, seed, sample, seat, option, again):
-    """W (a `copy_state` of `deal`, played on before) becomes the position of `deal`
-    again, reseeded from (seed, sample) and with `option` forced as the seat's next
-    decision: `seed_rollout` and `force_first_decision` on a fresh copy, without copying
-    what a rollout does not change or rewrites before it reads it."""
+def start_rollout(W, deal, seat, option, again):
+    """W (a `copy_state` of `deal`, played on before) becomes the position of `deal` again,
+    with deal's random streams (seed them once per deal: `seed_rollout(deal, ...)`) and
+    `option` forced as the seat's next decision: a fresh copy with `force_first_decision`,
+    without copying what a rollout does not change or rewrites before it reads it."""
     n = deal[S_N]
     for i in range(HD0 + n * 52):  # scalars, per-seat values, the hands in play
         W[i] = deal[i]
     for i in range(STK0, OBS0):  # the stock and the pile
         W[i] = deal[i]
-    seed_rollout(W, seed, sample)
+    for i in range(stream(0), stream(n + 2)):  # the streams `seed_rollout` seeds
+        W[i] = deal[i]
     force_first_decision(W, seat, option, again)
+
+
+@leaf
+def limit_turns(G, turns):
+    """Cut the position's rollouts after `turns` plays, draws and passes: the hand then
+    ends as capped (max_turns_per_hand), as it stands. (A rebuilt position counts its
+    turns from 0.)"""
+    G[R0 + K_MAX_TURNS] = min(G[R0 + K_MAX_TURNS], turns)
 
 
 @leaf

@@ -140,7 +140,10 @@ BUILTINS = {
                                              "this many standard errors (0: play every option "
                                              "on every deal: the default)"),
               "min_samples": Param(4.0, 2.0, 100_000.0, "deals before racing drops an option",
-                                   whole=True)}),
+                                   whole=True),
+              "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
+                                                  "hand is cut and valued as it stands (0: to "
+                                                  "the hand's end)", whole=True)}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry")}

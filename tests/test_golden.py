@@ -40,7 +40,7 @@ GOLDEN_MIXED = [
     ("very-crazy-eights", 3, "greedy,aggressive,random", 100, "5153c608f1c9e072", 42112),
     ("league", 4, "weights:w3=2,random,partner,greedy", 100, "d331d2385d616b67", 110975),
     ("classic", 4, "{BOTS}:cheapest,greedy,random,aggressive", 60, "354a9b9a4c2fb2ee", 57563),
-    ("classic", 4, "pimc:samples=3,greedy,random,greedy", 3, "23eed29e417c1ebe", 2816),
+    ("classic", 4, "pimc:samples=3:depth=0,greedy,random,greedy", 3, "23eed29e417c1ebe", 2816),
 ]
 
 

@@ -1,5 +1,6 @@
-"""pimc: its decisions pinned to the pimc before racing, racing's legality, and the
-compact rollout restart (`search_nb.start_rollout`) equal to a fresh copy."""
+"""pimc: its decisions pinned to the pimc before racing and cut rollouts (lead=0,
+depth=0), racing's legality, cut rollouts, and the compact rollout restart
+(`search_nb.start_rollout`) equal to a fresh copy."""
 
 import math
 
@@ -7,13 +8,15 @@ import numpy as np
 import pytest
 
 from crates_sim import Rules
+from crates_sim import cards as C
 from crates_sim import engine_nb as nb
 from crates_sim.engine import engine_table, prepare, run_games
 from crates_sim.step import Table
 from crates_sim.strategies.pimc import _deal_hidden, _drop_clear_losers, _unseen
 
 #: game totals of 2 games (seed 3) with pimc:samples=10 in seats 0 and 2, computed with
-#: the pimc before racing and the compact rollouts (commit 9499ef2): lead=0 reproduces it
+#: the pimc before racing, cut rollouts and compact restarts (commit 9499ef2): lead=0 and
+#: depth=0 reproduce it
 OLD_PIMC = {
     ("classic", 4): ([1172, 1273, 1172, 1273, 1542, 1100, 1542, 1100], 2038),
     ("crazy-eights", 3): ([54, 80, 147, 61, 0, 116], 965),
@@ -22,8 +25,8 @@ OLD_PIMC = {
 
 @pytest.mark.parametrize("preset,players", sorted(OLD_PIMC))
 def test_lead_zero_plays_the_old_pimc_deal_for_deal(preset, players):
-    for spec in ("pimc:samples=10:lead=0",
-                 "pimc:samples=10:lead=2:min_samples=10"):  # racing never starts
+    for spec in ("pimc:samples=10:lead=0:depth=0",
+                 "pimc:samples=10:lead=2:min_samples=10:depth=0"):  # racing never starts
         specs = [spec, "greedy", spec, "weights"][:players]
         res = run_games(Rules.preset(preset, players), specs, seed=3, game_start=0, n_games=2,
                         detail="games")
@@ -86,6 +89,45 @@ def test_racing_hints_value_every_option():
     assert seen == 6
 
 
+def test_depth_cuts_crates_rollouts_only():
+    # Crazy Eights: a cut hand has no payout yet, so its rollouts always play to the end
+    rules = Rules.preset("crazy-eights", 3)
+    specs = ["pimc:samples=4:depth=2", "greedy", "pimc:samples=4:depth=0"]
+    a = run_games(rules, specs, 6, 0, 2, detail="games")
+    b = run_games(rules, [specs[2], "greedy", specs[2]], 6, 0, 2, detail="games")
+    assert a.games["total"].tolist() == b.games["total"].tolist() and a.turns == b.turns
+    # Crates: the cut changes the search, legally, in every seat and player count
+    for preset, n in (("classic", 4), ("league", 3), ("serbian", 4)):
+        specs = ["pimc:samples=5:depth=1", "pimc:samples=5:depth=4", "greedy", "random"][:n]
+        assert run_games(Rules.preset(preset, n), specs, 6, 0, 2).capped_hands == 0
+    rules = Rules.preset("classic", 4)
+    cut = run_games(rules, ["pimc:samples=5:depth=3", "greedy"] * 2, 6, 0, 2, detail="games")
+    full = run_games(rules, ["pimc:samples=5:depth=0", "greedy"] * 2, 6, 0, 2, detail="games")
+    assert cut.games["total"].tolist() != full.games["total"].tolist()
+
+
+def test_a_cut_rollout_ends_capped_after_its_turns():
+    table = Table(Rules.preset("classic", 4), [None, "greedy", "greedy", "greedy"], 2, 1)
+    while len(table.pending.options) < 2 or table.pending.phase not in (0, 1, 2):
+        table.act(table.hint("greedy"))
+    d = table.pending
+    deal = nb.position_from_view(d.obs, d.hand, d.pile, 6, engine_table())
+    unseen = np.zeros(52, dtype=np.int64)
+    k = _unseen(d.obs, d.hand, d.pile, unseen)
+    voids = np.zeros(4, dtype=np.int64)
+    _deal_hidden(deal, d.seat, unseen, k, np.zeros(52, dtype=np.int64), voids, voids.copy(),
+                 np.array([5, 6, 7, 8], dtype=np.int64))
+    nb.limit_turns(deal, 3)
+    for sample, option in enumerate(d.options):
+        work = nb.copy_state(deal)
+        nb.seed_rollout(deal, 1, sample)
+        nb.start_rollout(work, deal, d.seat, option, d.phase == 2)
+        turns = nb.play_out(work)
+        assert work[nb.S_ENDED] == 1 and turns <= 3
+        assert work[nb.S_REASON] == C.REASON_CAP or turns < 3
+        assert math.isfinite(nb.hand_value(work, d.seat, np.zeros(4, dtype=np.int64)))
+
+
 def test_a_rollout_restarted_in_place_is_a_fresh_copy():
     prepare(["pimc"])
     table = Table(Rules.preset("classic", 4), [None, "greedy", "greedy", "greedy"], 2, 1)
@@ -105,8 +147,10 @@ def test_a_rollout_restarted_in_place_is_a_fresh_copy():
         fresh = nb.copy_state(deal)
         nb.seed_rollout(fresh, 99, sample)
         nb.force_first_decision(fresh, me, option, d.phase == 2)
-        nb.start_rollout(reused, deal, 99, sample, me, option, d.phase == 2)
+        nb.seed_rollout(deal, 99, sample)
+        nb.start_rollout(reused, deal, me, option, d.phase == 2)
         assert (fresh[:nb.OBS0] == reused[:nb.OBS0]).all()
+        assert (fresh[nb.RNG0:nb.PAR0] == reused[nb.RNG0:nb.PAR0]).all()
         nb.play_out(fresh)
         nb.play_out(reused)  # played on from a state another rollout has been through
         assert (fresh[:nb.OBS0] == reused[:nb.OBS0]).all()
