@@ -153,17 +153,25 @@ def _identity(rules, grid, base, axes, against, games, seed) -> dict:
             "partnerships": bool(rules.partnerships), "games": games, "seed": seed}
 
 
+def read_state(path: Path) -> dict:
+    """A state file's JSON (sweep.json, tune.json); {} if it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def same_identity(old: dict, ident: dict) -> bool:
+    return {k: old.get(k) for k in ident} == ident
+
+
 def _prepare_out(out: Path, ident: dict, overwrite: bool) -> None:
     """Refuse (one line, nothing written) a folder holding something else; clear it for
     --overwrite."""
     state = out / STATE
     if state.exists():
-        try:
-            old = json.loads(state.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            old = {}
-        same = {k: old.get(k) for k in ident} == ident
-        if same:
+        old = read_state(state)
+        if same_identity(old, ident):
             return
         if not overwrite:
             raise CratesError(f"{out} holds a different sweep ({' '.join(old.get('grid', ['?']))} against "

@@ -41,7 +41,6 @@ most `play.BLOCK` games, on a pool of worker processes kept for the whole tune.
 from __future__ import annotations
 
 import base64
-import json
 import math
 import os
 import pickle
@@ -235,13 +234,12 @@ def _identity(rules, base, dims, against, games, popsize, sigma, seed) -> dict:
 def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
     """The saved state of this tune (None: a fresh start); refuse another tune or a foreign
     folder with one line, nothing written; clear it for --overwrite."""
+    from .sweep import read_state, same_identity
+
     state = out / STATE
     if state.exists():
-        try:
-            old = json.loads(state.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            old = {}
-        if {k: old.get(k) for k in ident} == ident:
+        old = read_state(state)
+        if same_identity(old, ident):
             return old
         if not overwrite:
             raise CratesError(f"{out} holds a different tune ({old.get('strategy', '?')} against "
