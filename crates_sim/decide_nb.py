@@ -59,7 +59,7 @@ from .cards import (
     REASON_CAP,
     REASON_PAUSE,
 )
-from .dispatch_nb import choose_nb, choose_random, is_inline
+from .dispatch_nb import choose_nb, choose_random, is_inline, reads_seats
 from .indirect import call_decision
 from .jit import kernel, leaf
 from .state_nb import (
@@ -123,8 +123,10 @@ from .strategy_ids import AGENT, RANDOM
 
 
 @leaf
-def fill_obs(G, p, phase, played):
-    """Write seat p's view of the table into obs (nothing hidden from p is written)."""
+def fill_obs(G, p, phase, played, seats):
+    """Write seat p's view of the table into obs (nothing hidden from p is written); the
+    per-seat block (hand sizes, totals, pressures ...) only when `seats` is true: a
+    built-in that reads none of it (`dispatch_nb.reads_seats`) is spared the writes."""
     g = unpack(G)
     R, st, sv, obs = g.rules, g.st, g.sv, g.obs
     n = st[S_N]
@@ -147,6 +149,10 @@ def fill_obs(G, p, phase, played):
     obs[O_N_HANDS] = R[K_MAX_HANDS]
     # the dealer names the upcard's suit before seeing the cards
     obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[at(p, SV_HAND_N)]
+    obs[O_PASSES] = st[S_PASSES]
+    obs[O_OUT_SEQ] = st[S_OUT_SEQ]
+    if not seats:
+        return
     for q in range(n):
         base = O_SEATS + q * O_PER_SEAT
         obs[base + OS_HAND_N] = sv[at(q, SV_HAND_N)]
@@ -158,8 +164,6 @@ def fill_obs(G, p, phase, played):
         obs[base + OS_OUT_ORDER] = sv[at(q, SV_OUT_ORDER)]
         obs[base + OS_VOIDS] = sv[at(q, SV_VOIDS)]
         obs[base + OS_VOID_FREE] = sv[at(q, SV_VOID_FREE)]
-    obs[O_PASSES] = st[S_PASSES]
-    obs[O_OUT_SEQ] = st[S_OUT_SEQ]
 
 @leaf
 def agent_choice(G, p, phase, n_opts):
@@ -240,8 +244,8 @@ def decide(G, p, phase, n_opts, played):
                 st[S_PICK] = i
                 return opts[i]
         st[S_FORCE] = -1
-    fill_obs(G, p, phase, played)
     sid = g.strat[p]
+    fill_obs(G, p, phase, played, reads_seats(sid))
     if sid == AGENT:
         k = agent_choice(G, p, phase, n_opts)
         if k < 0:  # paused: nothing more happens in this hand

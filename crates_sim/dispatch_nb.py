@@ -32,7 +32,7 @@ from .strategy_ids import (
     WEIGHTS,
 )
 
-__all__ = ["N_INLINE", "choose_nb", "choose_random", "is_inline"]
+__all__ = ["N_INLINE", "choose_nb", "choose_random", "is_inline", "reads_seats"]
 
 
 @leaf
@@ -41,6 +41,16 @@ def is_inline(sid):
     below N_INLINE and KEEP3 (pimc, N_INLINE itself, and users' functions are called by
     address)."""
     return (0 <= sid < N_INLINE) or sid == KEEP3
+
+
+@leaf
+def reads_seats(sid):
+    """Whether strategy `sid` reads the per-seat part of its view (hand sizes, totals,
+    pressures, voids: `view.hand_size`, `view.total` ...). The built-ins that shed by card
+    value (random, greedy, hoard3, dump3, keep3) read only the table's scalars, their
+    hand and their options, so the engine does not write that part for them; every other
+    strategy (aggressive, partner, weights, pimc, users', outside agents) gets it all."""
+    return not (sid == RANDOM or sid == GREEDY or sid == HOARD3 or sid == DUMP3 or sid == KEEP3)
 
 
 @leaf
