@@ -146,9 +146,10 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
     assert (S[nb.HD0:nb.STK0 + 52] != S2[nb.HD0:nb.STK0 + 52]).any()  # hidden cards differ
     obs = slice(nb.OBS0, nb.OBS0 + C.OBS_LEN)
     for phase in range(6):
-        nb.fill_obs(G, me, phase, -1)
-        nb.fill_obs(G2, me, phase, -1)
-        assert (S[obs] == S2[obs]).all()
+        for seats in (True, False):  # the whole view, and the part hand-only built-ins get
+            nb.fill_obs(G, me, phase, -1, seats)
+            nb.fill_obs(G2, me, phase, -1, seats)
+            assert (S[obs] == S2[obs]).all()
     own = slice(nb.HD0 + me * 52, nb.HD0 + me * 52 + size)
     assert (S[own] == S2[own]).all()
     assert (S[nb.PIL0:nb.PIL0 + 52] == S2[nb.PIL0:nb.PIL0 + 52]).all()  # the pile
