@@ -60,6 +60,7 @@ from .state_nb import (
     SV_VOID_FREE,
     SV_VOIDS,
     at,
+    small,
     unpack,
 )
 
@@ -75,7 +76,7 @@ def seat_after(G, p, k):
         q -= n
     while q < 0:
         q += n
-    return q
+    return small(q)
 
 @leaf
 def advance(G, p, k):
@@ -187,8 +188,8 @@ def take_top(G, p, why):
     g = unpack(G)
     st, sv, hands, stock = g.st, g.sv, g.hands, g.stock
     st[S_STOCK_N] -= 1
-    card = stock[st[S_STOCK_N]]
-    hands[p * 52 + sv[at(p, SV_HAND_N)]] = card
+    card = small(stock[small(st[S_STOCK_N])])
+    hands[p * 52 + small(sv[at(p, SV_HAND_N)])] = card
     sv[at(p, SV_HAND_N)] += 1
     sv[at(p, SV_H_DRAWS)] += 1
     if sv[at(p, SV_VOIDS)] != 0:
@@ -229,8 +230,8 @@ def remove_card(G, p, card):
     """Take `card` out of seat p's hand (the last card fills its place)."""
     g = unpack(G)
     st, sv, hands = g.st, g.sv, g.hands
-    n = sv[at(p, SV_HAND_N)]
-    where = G[OPA0 + st[S_PICK]]  # where the option just chosen sits, if it is this card
+    n = small(sv[at(p, SV_HAND_N)])
+    where = small(G[OPA0 + small(st[S_PICK])])  # where the option just chosen sits, if it is this card
     if where < 0 or where >= n or hands[p * 52 + where] != card:
         where = -1
         for i in range(n):
@@ -247,7 +248,7 @@ def put_on_pile(G, p, card, call, announce):
     """Seat p's played card goes on the pile and becomes the top; the play is logged."""
     g = unpack(G)
     st, sv, pile = g.st, g.sv, g.pile
-    pile[st[S_PILE_N]] = card
+    pile[small(st[S_PILE_N])] = card
     st[S_PILE_N] += 1
     st[S_TOP] = card
     st[S_RANK] = card // 4
@@ -273,7 +274,7 @@ def legal_options(G, p):
     rank = st[S_RANK]
     base = p * 52
     for i in range(sv[at(p, SV_HAND_N)]):
-        c = hands[base + i]
+        c = small(hands[base + i])
         e = R[EFFECT + c]
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
@@ -288,7 +289,7 @@ def count_options(G, p):
     R, sv, hands, opts = g.rules, g.sv, g.hands, g.opts
     k = 0
     for i in range(sv[at(p, SV_HAND_N)]):
-        c = hands[p * 52 + i]
+        c = small(hands[p * 52 + i])
         if R[COUNT_ADD + c] > 0:
             opts[k] = c
             G[OPA0 + k] = i

@@ -116,6 +116,7 @@ from .state_nb import (
     TMP_SEEN,
     at,
     decision_views,
+    small,
     stream,
     unpack,
 )
@@ -279,7 +280,7 @@ def decide(G, p, phase, n_opts, played):
         end_hand(G, REASON_CAP, -1)
         k = 0
     st[S_PICK] = k
-    return opts[k]
+    return small(opts[k])
 
 @leaf
 def decide_fast(G, p, phase, n_opts, played):
@@ -297,7 +298,7 @@ def decide_fast(G, p, phase, n_opts, played):
     unread = G[0:0]  # random reads neither the hand nor the pile
     k = choose_random(params, obs, unread, unread, g.opts[:n_opts], G[own:own + 4])
     st[S_PICK] = k
-    return g.opts[k]
+    return small(g.opts[k])
 
 @kernel
 def call_suit(G, p, card, cur_suit, phase):

@@ -93,6 +93,7 @@ from .state_nb import (
     TMP_SEEN,
     at,
     new_state,
+    small,
     stream,
     unpack,
     unpack_counted,
@@ -226,7 +227,7 @@ def play_on(G):
         if snap != 0:  # an outside agent's table: keep where this turn starts
             for i in range(S_LEN):  # (a loop: a slice copy would allocate)
                 G[snap + i] = G[i]
-        p = st[S_TURN]
+        p = small(st[S_TURN])
         st[S_LAST] = p
         if crates:
             crates_turn(G, p)

@@ -132,6 +132,17 @@ def at(seat, field):
 
 
 @leaf
+def small(x):
+    """x, known to LLVM as a small non-negative number. Every index the state holds (a
+    seat, a card, an option value: a card, ACTION_DRAW, ACTION_PASS, a suit or 0/1, a
+    count of cards, an option's position) is below 64, so this is x itself. Said where
+    such a value is read from G, it lets LLVM drop numba's negative-index wraparound
+    from the loads and stores it indexes, and the addresses that go with them (measured:
+    classic random 50 -> 44 ns per turn from the seat and the cards of `legal_options`)."""
+    return x & 63
+
+
+@leaf
 def stream(r):
     """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
