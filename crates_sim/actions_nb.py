@@ -60,6 +60,7 @@ from .state_nb import (
     SV_VOID_FREE,
     SV_VOIDS,
     at,
+    nowrap,
     small,
     unpack,
 )
@@ -265,16 +266,20 @@ def put_on_pile(G, p, card, call, announce):
     tick_play(G, p)
 
 @leaf
-def legal_options(G, p):
-    """Write the cards seat p may play on the top card into opts; returns their number."""
+def legal_options(G, p, start):
+    """Write the cards seat p may play on the top card into opts; returns their number.
+
+    Only the cards from position `start` of the hand are looked at: a caller that knows
+    the cards before it do not match (it drew after finding nothing) passes the drawn
+    card's position, not 0."""
     g = unpack(G)
     R, st, sv, hands, opts = g.rules, g.st, g.sv, g.hands, g.opts
     k = 0
     suit = st[S_SUIT]
     rank = st[S_RANK]
     base = p * 52
-    for i in range(sv[at(p, SV_HAND_N)]):
-        c = small(hands[base + i])
+    for i in range(start, sv[at(p, SV_HAND_N)]):
+        c = small(hands[nowrap(base + i)])
         e = R[EFFECT + c]
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
@@ -289,7 +294,7 @@ def count_options(G, p):
     R, sv, hands, opts = g.rules, g.sv, g.hands, g.opts
     k = 0
     for i in range(sv[at(p, SV_HAND_N)]):
-        c = small(hands[p * 52 + i])
+        c = small(hands[nowrap(p * 52 + i)])
         if R[COUNT_ADD + c] > 0:
             opts[k] = c
             G[OPA0 + k] = i

@@ -130,7 +130,7 @@ def crates_play_step(G, p, again):
     """One play step of seat p (again=1: the step after p's own 6). Returns 1 to play again."""
     g = unpack(G)
     R, st, sv, opts = g.rules, g.st, g.sv, g.opts
-    k = legal_options(G, p)
+    k = legal_options(G, p, 0)
     if k == 0:
         note_void(G, p)
         draw_fast(G, p, W_SIX_FAIL if again else W_CANT_PLAY)

@@ -38,7 +38,7 @@ from .cards import (
 )
 from .counts_nb import count_turn
 from .decide_nb import decide_fast, play_chosen
-from .jit import inline_once, kernel
+from .jit import inline_once, kernel, leaf
 from .log_nb import log_reserve
 from .state_nb import (
     S_COUNT,
@@ -69,7 +69,7 @@ def pass_turn(G, p):
         return
     advance(G, p, 1)
 
-@kernel
+@leaf
 def eights_play(G, p, card):
     g = unpack(G)
     R, st, sv = g.rules, g.st, g.sv
@@ -97,14 +97,15 @@ def eights_play(G, p, card):
 def eights_turn(G, p):
     """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited)."""
     g = unpack(G)
-    R, st, _sv, opts = g.rules, g.st, g.sv, g.opts
+    R, st, sv, opts = g.rules, g.st, g.sv, g.opts
     if st[S_COUNT] > 0:
         count_turn(G, p)
         return
     rule = R[K_DRAW_RULE]
     voluntary = rule == DRAW_UNLIMITED or (rule == DRAW_ONE and R[K_DRAW_WHEN_ABLE] != 0)
+    start = 0  # the first card of the hand that may match (see below)
     while st[S_ENDED] == 0:
-        k = legal_options(G, p)
+        k = legal_options(G, p, start)
         empty = st[S_STOCK_N] == 0
         if k == 0:
             if empty:
@@ -117,6 +118,8 @@ def eights_turn(G, p):
                 if st[S_ENDED] == 0:
                     advance(G, p, 1)
                 return
+            # no card matched and the top is the same: only the drawn card may match now
+            start = sv[at(p, SV_HAND_N)] - 1
             continue
         if voluntary:
             opts[k] = ACTION_PASS if empty else ACTION_DRAW
@@ -129,6 +132,7 @@ def eights_turn(G, p):
             return
         if choice == ACTION_DRAW:
             draw_one(G, p, W_VOLUNTARY)
+            start = 0  # some cards matched: look at them all again
             st[S_PASSES] = 0
             if rule == DRAW_ONE:
                 if st[S_ENDED] == 0:

@@ -143,6 +143,14 @@ def small(x):
 
 
 @leaf
+def nowrap(i):
+    """i (>= 0) as an unsigned index: numba indexes with it without the negative-index
+    wraparound it adds for signed ones, in a hot loop whose index LLVM cannot prove
+    non-negative (the card loop of `legal_options`: hands[nowrap(base + i)])."""
+    return np.uint64(i)
+
+
+@leaf
 def stream(r):
     """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
