@@ -9,9 +9,6 @@ import numpy as np
 
 from .cards import (
     COUNT_ADD,
-    E_WILD,
-    E_WILD9,
-    EFFECT,
     EV_DRAW,
     EV_PLAY,
     EV_PRESSURE,
@@ -21,8 +18,10 @@ from .cards import (
     K_PENALTY,
     K_PSCOPE_TEAM,
     PEN_IMMEDIATE,
+    RANK0_CARDS,
     REASON_CAP,
     REASON_DEAD,
+    SUIT0_CARDS,
     W_PENALTY,
 )
 from .jit import kernel, leaf
@@ -46,6 +45,7 @@ from .state_nb import (
     S_TOP,
     S_TURN,
     S_TURNS,
+    S_WILDS,
     SV_G_PPOINTS,
     SV_G_PRESSURES,
     SV_H_DRAWS,
@@ -273,18 +273,17 @@ def legal_options(G, p, start):
     the cards before it do not match (it drew after finding nothing) passes the drawn
     card's position, not 0."""
     g = unpack(G)
-    R, st, sv, hands, opts = g.rules, g.st, g.sv, g.hands, g.opts
+    st, sv, hands, opts = g.st, g.sv, g.hands, g.opts
     k = 0
-    suit = st[S_SUIT]
-    rank = st[S_RANK]
+    # the cards that may be played: of the suit, of the rank, or wild (a mask, bit c: c)
+    legal = (SUIT0_CARDS << st[S_SUIT]) | (RANK0_CARDS << (st[S_RANK] * 4)) | st[S_WILDS]
     base = p * 52
     for i in range(start, sv[at(p, SV_HAND_N)]):
         c = small(hands[nowrap(base + i)])
-        e = R[EFFECT + c]
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
         G[OPA0 + k] = i
-        k += ((c & 3) == suit) | ((c >> 2) == rank) | (e == E_WILD) | (e == E_WILD9)
+        k += (legal >> c) & 1
     return k
 
 @leaf

@@ -24,6 +24,11 @@ ACTION_DRAW = 52
 ACTION_PASS = 53
 NO_CARD = -1
 
+#: sets of cards as 64-bit masks (bit c: card c): the cards of suit 0 (bits 0, 4 ... 48;
+#: shifted left by s, those of suit s) and of rank 0 (bits 0-3; shifted by 4 r, rank r)
+SUIT0_CARDS = 0x1111111111111
+RANK0_CARDS = 0xF
+
 CRATES_HAND_SIZES = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 
 # ---------------------------------------------------------------- card effects

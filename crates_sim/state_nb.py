@@ -38,6 +38,9 @@ from collections import namedtuple
 import numpy as np
 
 from .cards import (
+    E_WILD,
+    E_WILD9,
+    EFFECT,
     K_PLAYERS,
     O_HAND_N,
     O_RULES,
@@ -52,8 +55,10 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
  S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
- S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0) = range(45)
-NST = 45
+ S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS) = range(46)
+NST = 46
+# S_WILDS: the wild cards of the rules (E_WILD, E_WILD9) as a card mask (cards.SUIT0_CARDS):
+# a card is legal when its bit is in suit | rank | wilds (`actions_nb.legal_options`)
 # S_QUE0..S_PAUSE_N: outside agents (strategy_ids.AGENT, `crates_sim.step`): their queued
 # decisions sit in G[S_QUE0:S_QUE0 + S_QUE_LEN] (options, by value), S_QUE_POS of them
 # used; a decision with none queued pauses the hand (S_PAUSE_*: seat, phase, options).
@@ -175,6 +180,9 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
     for i in range(RULES_LEN):
         G[OBS0 + O_RULES + i] = R[i]
         G[R0 + i] = R[i]
+    for c in range(52):
+        if R[EFFECT + c] == E_WILD or R[EFFECT + c] == E_WILD9:
+            G[S_WILDS] |= np.int64(1) << c
     params = G[PAR0:S_LEN].view(np.float64)
     for q in range(n):
         for j in range(min(sparams.shape[1], N_PARAMS)):
