@@ -47,6 +47,7 @@ from .cards import (
     OBS_LEN,
     RULES_LEN,
 )
+from .fixedview import fixed_view
 from .jit import allocating, counted_leaf, leaf, twin
 
 # ---------------------------------------------------------------- state layout
@@ -215,19 +216,20 @@ Views = namedtuple("Views", ["rules", "st", "sv", "hands", "stock", "pile", "rng
 
 @leaf
 def unpack(G):
-    """Named views of G (a `Views`)."""
-    R = G[R0:RNG0]
-    st = G[0:NST]
-    sv = G[SV0:HD0]  # sv[at(seat, field)]
-    hands = G[HD0:STK0]  # hands[seat * 52 + i]
-    stock = G[STK0:PIL0]
-    pile = G[PIL0:OBS0]
-    obs = G[OBS0:OPT0]
-    opts = G[OPT0:OPA0]
-    strat = G[STR0:FN0]
-    tmp = G[TMP0:R0]
-    sparams = G[PAR0:S_LEN]
-    log = G[LOG0:]
+    """Named views of G (a `Views`), at the fixed places of the layout (`fixed_view`:
+    G is never shorter than S_LEN)."""
+    R = fixed_view(G, R0, RNG0 - R0)
+    st = fixed_view(G, 0, NST)
+    sv = fixed_view(G, SV0, HD0 - SV0)  # sv[at(seat, field)]
+    hands = fixed_view(G, HD0, STK0 - HD0)  # hands[seat * 52 + i]
+    stock = fixed_view(G, STK0, PIL0 - STK0)
+    pile = fixed_view(G, PIL0, OBS0 - PIL0)
+    obs = fixed_view(G, OBS0, OPT0 - OBS0)
+    opts = fixed_view(G, OPT0, OPA0 - OPT0)
+    strat = fixed_view(G, STR0, FN0 - STR0)
+    tmp = fixed_view(G, TMP0, R0 - TMP0)
+    sparams = fixed_view(G, PAR0, S_LEN - PAR0)
+    log = fixed_view(G, LOG0, G.shape[0] - LOG0)
     return Views(R, st, sv, hands, stock, pile, G, log, obs, opts, strat, sparams, tmp)
 
 
