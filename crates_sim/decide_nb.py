@@ -60,6 +60,7 @@ from .cards import (
     REASON_PAUSE,
 )
 from .dispatch_nb import choose_nb, choose_random, is_inline, reads_seats
+from .fixedview import fixed_view
 from .indirect import call_decision
 from .jit import kernel, leaf
 from .state_nb import (
@@ -67,6 +68,7 @@ from .state_nb import (
     N_PARAMS,
     OBS0,
     OPT0,
+    PAR0,
     S_COUNT,
     S_DEALER,
     S_DIR,
@@ -293,10 +295,10 @@ def decide_fast(G, p, phase, n_opts, played):
         return decide(G, p, phase, n_opts, played)
     obs = g.obs
     obs[O_PHASE] = phase
-    params = g.sparams[p * N_PARAMS:p * N_PARAMS + N_PARAMS].view(np.float64)
-    own = stream(1 + p)
-    unread = G[0:0]  # random reads neither the hand nor the pile
-    k = choose_random(params, obs, unread, unread, g.opts[:n_opts], G[own:own + 4])
+    params = fixed_view(G, PAR0 + p * N_PARAMS, N_PARAMS).view(np.float64)
+    unread = fixed_view(G, 0, 0)  # random reads neither the hand nor the pile
+    k = choose_random(params, obs, unread, unread, fixed_view(G, OPT0, n_opts),
+                      fixed_view(G, stream(1 + p), 4))
     st[S_PICK] = k
     return small(g.opts[k])
 

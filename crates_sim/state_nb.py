@@ -241,13 +241,12 @@ def decision_views(G, p, n_opts):
     """The arguments of seat p's decision function, cut from G after `fill_obs`:
     (params, obs, hand, pile, options, rng). Only what the seat may see: its own hand, the
     pile, the options, and its own random stream (another's would tell the deal)."""
-    params = G[PAR0 + p * N_PARAMS:PAR0 + p * N_PARAMS + N_PARAMS].view(np.float64)
-    obs = G[OBS0:OPT0]
-    hand = G[HD0 + p * 52:HD0 + p * 52 + obs[O_HAND_N]]
-    pile = G[PIL0:PIL0 + G[S_PILE_N]]
-    options = G[OPT0:OPT0 + n_opts]
-    own = stream(1 + p)
-    return params, obs, hand, pile, options, G[own:own + 4]
+    params = fixed_view(G, PAR0 + p * N_PARAMS, N_PARAMS).view(np.float64)
+    obs = fixed_view(G, OBS0, OPT0 - OBS0)
+    hand = fixed_view(G, HD0 + p * 52, small(obs[O_HAND_N]))
+    pile = fixed_view(G, PIL0, small(G[S_PILE_N]))
+    options = fixed_view(G, OPT0, n_opts)
+    return params, obs, hand, pile, options, fixed_view(G, stream(1 + p), 4)
 
 
 #: `decision_views` for allocating callers (pimc's explanations): see `jit.counted_leaf`
