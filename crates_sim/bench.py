@@ -3,7 +3,8 @@
     python -m crates_sim.bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
-process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games:
+process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games or
+at least STEADY_SECONDS' worth on every core, whichever is more:
 from the call to its return, then "steady": from its first chunk's start, and that as a
 multiple of the one-core figure), ns per turn (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
 `crates simulate` and the ten kernels that take longest to compile, the time from a new
@@ -30,6 +31,9 @@ from pathlib import Path
 from .engine import run_games
 from .rules import PRESETS, Rules
 from .runner import available_cpus, simulate
+
+#: the all-cores cell plays at least this many seconds' worth of games on every core
+STEADY_SECONDS = 4
 
 PLAYERS = {"classic": 4, "league": 4, "serbian": 4, "crazy-eights": 4, "very-crazy-eights": 4}
 
@@ -360,7 +364,10 @@ def main(argv=None):
             rate1, ns = one_core(rules, strategy, args.games)
             if strategy == "random":
                 ns_of[preset] = ns
-            rate_all, steady = all_cores(rules, strategy, args.games * 10)
+            # a long run: at least ~4 s on all cores, so that its start and its last
+            # chunks do not decide the steady rate (the rate of the long runs it stands for)
+            rate_all, steady = all_cores(rules, strategy,
+                                         max(args.games * 10, int(rate1 * cpus * STEADY_SECONDS)))
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {steady:>8,.0f} "
                   f"{steady / rate1:>8.2f} {ns:>8.0f} {peak_rss_mb():>12.0f}", flush=True)
     tight = tight_loop_ns()
