@@ -39,7 +39,7 @@ from .state_nb import (
     ERR_PHASE,
     ERR_SEAT,
     ERR_SEEN,
-    N_HAND_FIELDS,
+    H_GAME,
     N_SEEN,
     NSV,
     S_AGAIN,
@@ -250,7 +250,8 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
                   games_out, win_out, hand_rows, log, log_on, stats, err):
     """Play games game_start .. game_start+n_games-1; returns how many were played.
 
-    hand_rows: column-major, [H_* field, row] (see `finish_hand`). Stops early
+    hand_rows: one array per H_* field, in its dataset dtype (see `finish_hand`,
+    `engine.new_hand_rows`); the rows of game g carry g itself. Stops early
     (returning fewer) when hand_rows might not hold another whole game, or
     when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
     game)."""
@@ -261,7 +262,7 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
     rows = 0
     max_rows = R[K_MAX_HANDS] * n
     for i in range(n_games):
-        if want_rows and rows + max_rows > hand_rows.shape[1]:
+        if want_rows and rows + max_rows > hand_rows[H_GAME].shape[0]:
             return export_log(G, log, stats, i)
         game = game_start + i
         start_game(G, seed, game)
@@ -282,7 +283,7 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
                 for j in range(N_SEEN):
                     err[ERR_SEEN + j] = tmp[TMP_SEEN + j]
                 return export_log(G, log, stats, i)
-            rows += finish_hand(G, i, hand_rows, rows, want_rows, stats)
+            rows += finish_hand(G, game, hand_rows, rows, want_rows, stats)
             if game_over(G, hand_no):
                 break
         finish_game(G, games_out, win_out, i * n)
@@ -291,11 +292,12 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
 
 @allocating
 def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_dealer, totals, log,
-                    stats):
+                    stats, rows):
     """Play one hand from a stacked deck (tests and examples): deck[0] is dealt first.
 
     totals: the game totals (and pressure counters, as SV_PRESS_K) to start from.
-    Returns (st, sv, rows) after the hand was scored; the hand's events are in `log`."""
+    Returns (st, sv) after the hand was scored, its rows written to `rows` (one per seat,
+    `engine.new_hand_rows`); the hand's events are in `log`."""
     G = new_state(R, strat, sparams, addrs, engine, log.shape[0])
     g = unpack_counted(G)
     st, sv = g.st, g.sv
@@ -307,7 +309,6 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
         sv[at(q, SV_PRESS_K)] = totals[q, 1]
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
-    rows = np.zeros((N_HAND_FIELDS, st[S_N]), dtype=np.int32)
     finish_hand(G, 0, rows, 0, True, stats)
     export_log(G, log, stats, 0)
-    return st.copy(), g.sv[:st[S_N] * NSV].copy().reshape((st[S_N], NSV)), rows.T.copy()
+    return st.copy(), g.sv[:st[S_N] * NSV].copy().reshape((st[S_N], NSV))

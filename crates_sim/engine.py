@@ -64,6 +64,16 @@ def _illegal(rules, specs, seed, err):
         f"--strategies {','.join(specs)} --seed {seed} --game {game}`")
 
 
+def new_hand_rows(cap: int) -> tuple:
+    """Room for `cap` hand rows: one array per column, in the order of the H_* fields
+    (schema.HAND_COLUMNS) and in its dataset dtype ('reason' as its int8 code). The
+    kernel writes them (`finish_hand`) and Parquet takes them as they are: no casts."""
+    rows = tuple(np.zeros(cap, dtype=np.int8 if dtype == "category" else dtype)
+                 for dtype in HAND_COLUMNS.values())
+    assert len(rows) == nb.N_HAND_FIELDS
+    return rows
+
+
 def _rows_per_game(rules) -> int:
     if rules.family == "crates":
         return len(C.CRATES_HAND_SIZES) * rules.players
@@ -120,7 +130,7 @@ def _sample_args():
     return _kernel_args(np.zeros(C.RULES_LEN, dtype=np.int64), np.zeros(n, dtype=np.int64),
                         np.zeros((n, nb.N_PARAMS)), np.zeros(n, dtype=np.int64), 0, 0, 0, False,
                         np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64), np.zeros(n),
-                        np.zeros((nb.N_HAND_FIELDS, 1), dtype=np.int32),
+                        new_hand_rows(1),
                         np.zeros(1, dtype=np.int64), 0, np.zeros(nb.N_STATS, dtype=np.int64),
                         np.zeros(nb.N_ERR, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
 
@@ -215,7 +225,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     while done < n_games:
         left = n_games - done
         cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
-        rows = np.zeros((nb.N_HAND_FIELDS, cap), dtype=np.int32)  # column-major, [field, row]
+        rows = new_hand_rows(cap)
         args = _kernel_args(R, ids, params, addrs, seed, game_start + done, left, want_rows,
                             games_out[done * n:], win_out[done * n:], rows, log, log_on,
                             stats, err)
@@ -229,11 +239,12 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         if err[nb.ERR_SEAT] >= 0:
             raise _illegal(rules, specs, seed, err)
         if want_rows:  # the kernel fills rows from the first on: the used ones are a prefix
-            part = rows[:, :int(np.count_nonzero(rows[nb.H_SIZE]))]
-            part[nb.H_GAME] += done
-            parts.append(part)
+            used = int(np.count_nonzero(rows[nb.H_SIZE]))
+            parts.append(tuple(column[:used] for column in rows))
         done += played
-    hand_rows = (parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)) if want_rows else None
+    hand_rows = None
+    if want_rows:
+        hand_rows = parts[0] if len(parts) == 1 else tuple(np.concatenate(c) for c in zip(*parts, strict=True))
     return games_out, win_out, hand_rows, stats
 
 
@@ -265,20 +276,8 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands") -> C
              for k, v in games.items()}
     hands = None
     if want_rows:
-        h = hand_rows  # [H_* field, row]: every column a contiguous array
-        cols = {
-            "game": h[nb.H_GAME].astype(np.int64) + game_start,
-            "hand": h[nb.H_HAND], "size": h[nb.H_SIZE], "dealer": h[nb.H_DEALER],
-            "pos": h[nb.H_POS], "seat": h[nb.H_SEAT], "points": h[nb.H_POINTS],
-            "cards_left": h[nb.H_CARDS_LEFT], "threes_left": h[nb.H_THREES],
-            "covered": h[nb.H_COVERED], "home_run": h[nb.H_HOME_RUN],
-            "out": h[nb.H_OUT], "pressures": h[nb.H_PRESSURES],
-            "pressure_points": h[nb.H_PPOINTS], "draws": h[nb.H_DRAWS],
-            "plays": h[nb.H_PLAYS], "turns": h[nb.H_TURNS],
-            "reason": h[nb.H_REASON].astype(np.int8),
-        }
-        hands = {k: (v if HAND_COLUMNS[k] == "category" else v.astype(HAND_COLUMNS[k], copy=False))
-                 for k, v in cols.items()}
+        # the columns as the kernel wrote them, in their dtypes ('reason': its code)
+        hands = dict(zip(HAND_COLUMNS, hand_rows, strict=True))
     return ChunkResult(games, hands, turns=int(stats[nb.T_TURNS]),
                        capped_hands=int(stats[nb.T_CAPPED]), dead_hands=int(stats[nb.T_DEAD]))
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import cards as C
 from . import engine_nb as nb
-from .engine import decode_log, engine_table
+from .engine import decode_log, engine_table, new_hand_rows
 from .errors import CratesError
 from .strategy import addresses, resolve
 
@@ -70,8 +70,10 @@ def stacked_hand(rules, strategies, hands, upcard, stock=(), dealer=0, hand=None
         start[:, 1] = pressures
     log = np.zeros(1 << 22, dtype=np.int64)
     stats = np.zeros(nb.N_STATS, dtype=np.int64)
-    st, sv, rows = nb.play_stacked_nb(R, ids, params, addrs, engine_table(), deck, hand_no, dealer,
-                                      start, log, stats)
+    columns = new_hand_rows(n)
+    st, sv = nb.play_stacked_nb(R, ids, params, addrs, engine_table(), deck, hand_no, dealer,
+                                start, log, stats, columns)
+    rows = np.stack([c.astype(np.int64) for c in columns], axis=1)  # [seat, H_* field]
     events = decode_log(log[:int(stats[nb.T_LOG_WORDS])], rules, strategies, 0, 0)[1:]
     end = next(e for e in events if e["ev"] == "hand_end")
     result = {

@@ -150,8 +150,9 @@ def eights_payout(G, out):
 def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
     """Score the ended hand, update totals, write its rows; returns rows written.
 
-    hand_rows is column-major: field f of row r is hand_rows[f, r] (H_* fields), so that
-    each column of a chunk is one contiguous array for Parquet."""
+    hand_rows: one array per column (`engine.new_hand_rows`), field f of row r is
+    hand_rows[f][r] (H_* fields), each in its dataset dtype: Parquet takes the columns
+    as the kernel wrote them, with no casts. game_row: the game's number."""
     g = unpack(G)
     R, st, sv, hands = g.rules, g.st, g.sv, g.hands
     n = st[S_N]
@@ -195,24 +196,24 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
         sv[at(q, SV_HANDS)] += 1
         if want_rows:
             r = row0 + q
-            hand_rows[H_GAME, r] = game_row
-            hand_rows[H_HAND, r] = st[S_HAND]
-            hand_rows[H_SIZE, r] = st[S_SIZE]
-            hand_rows[H_DEALER, r] = st[S_DEALER]
-            hand_rows[H_POS, r] = (q - st[S_DEALER] + n) % n
-            hand_rows[H_SEAT, r] = q
-            hand_rows[H_POINTS, r] = points[q]
-            hand_rows[H_CARDS_LEFT, r] = sv[at(q, SV_HAND_N)]
-            hand_rows[H_THREES, r] = threes[q]
-            hand_rows[H_COVERED, r] = covered[q]
-            hand_rows[H_HOME_RUN, r] = home[q]
-            hand_rows[H_OUT, r] = 1 if is_out else 0
-            hand_rows[H_PRESSURES, r] = sv[at(q, SV_H_PRESSURES)]
-            hand_rows[H_PPOINTS, r] = sv[at(q, SV_H_PPOINTS)]
-            hand_rows[H_DRAWS, r] = sv[at(q, SV_H_DRAWS)]
-            hand_rows[H_PLAYS, r] = sv[at(q, SV_H_PLAYS)]
-            hand_rows[H_TURNS, r] = st[S_TURNS]
-            hand_rows[H_REASON, r] = reason
+            hand_rows[H_GAME][r] = game_row
+            hand_rows[H_HAND][r] = st[S_HAND]
+            hand_rows[H_SIZE][r] = st[S_SIZE]
+            hand_rows[H_DEALER][r] = st[S_DEALER]
+            hand_rows[H_POS][r] = (q - st[S_DEALER] + n) % n
+            hand_rows[H_SEAT][r] = q
+            hand_rows[H_POINTS][r] = points[q]
+            hand_rows[H_CARDS_LEFT][r] = sv[at(q, SV_HAND_N)]
+            hand_rows[H_THREES][r] = threes[q]
+            hand_rows[H_COVERED][r] = covered[q]
+            hand_rows[H_HOME_RUN][r] = home[q] != 0
+            hand_rows[H_OUT][r] = is_out
+            hand_rows[H_PRESSURES][r] = sv[at(q, SV_H_PRESSURES)]
+            hand_rows[H_PPOINTS][r] = sv[at(q, SV_H_PPOINTS)]
+            hand_rows[H_DRAWS][r] = sv[at(q, SV_H_DRAWS)]
+            hand_rows[H_PLAYS][r] = sv[at(q, SV_H_PLAYS)]
+            hand_rows[H_TURNS][r] = st[S_TURNS]
+            hand_rows[H_REASON][r] = reason
     lp = log_reserve(G, EV_HAND_END, 3 + 2 * n)
     if lp >= 0:
         log = g.log

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import cards as C
 from . import engine_nb as nb
-from .engine import engine_table, prepare
+from .engine import engine_table, new_hand_rows, prepare
 from .errors import CratesError
 from .strategy import addresses, parse_strategies, resolve
 from .strategy_ids import AGENT
@@ -93,7 +93,7 @@ class Table:
         self.specs = [None if o else s for o, s in zip(self.outside, bots, strict=True)]
         self._G = nb.new_agent_state(rules.to_array(), ids, params, addresses(bots),
                                      engine_table(), LOG_CAP if record else 0, QUEUE_CAP)
-        self._rows = np.zeros((nb.N_HAND_FIELDS, n), dtype=np.int32)  # [field, seat]
+        self._rows = new_hand_rows(n)  # a row per seat
         self._stats = np.zeros(nb.N_STATS, dtype=np.int64)
         self._games = np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64)
         self._wins = np.zeros(n)
