@@ -112,7 +112,7 @@ def test_writes_go_through_a_temporary_name_and_os_replace(tmp_path, monkeypatch
 def test_compare_and_balance_chunks_are_written_by_the_writer(fake, tmp_path, monkeypatch):
     written = []
     real = dataset.write_parquet_atomic
-    monkeypatch.setattr(dataset, "write_parquet_atomic", lambda t, p: (written.append(Path(p)), real(t, p)))
+    monkeypatch.setattr(dataset, "write_parquet_atomic", lambda t, p, **kw: (written.append(Path(p)), real(t, p, **kw)))
     compare(Rules.preset("classic", 4, partnerships=False), ["greedy", "random"], 12, 1, tmp_path / "c", **quiet)
     files = sorted(p.relative_to(tmp_path / "c" / "results") for p in (tmp_path / "c" / "results").rglob("*.parquet"))
     assert files and sorted(p.relative_to(tmp_path / "c" / "results") for p in written) == files

@@ -289,11 +289,11 @@ def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
     real = dataset.write_parquet_atomic
     calls = []
 
-    def filling(table, path):
+    def filling(table, path, **options):
         calls.append(path)
         if len(calls) == 4:  # chunk 1's games file
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
-        return real(table, path)
+        return real(table, path, **options)
 
     monkeypatch.setattr(dataset, "write_parquet_atomic", filling)
     args = ["simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out]
