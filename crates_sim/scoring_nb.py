@@ -19,6 +19,7 @@ from .cards import (
     K_SPARE3,
     K_TARGET,
     PEN_FORFEIT,
+    R_3,
     REASON_CAP,
     REASON_COUNT_BACK,
     REASON_DEAD,
@@ -84,6 +85,7 @@ from .state_nb import (
     TMP_THREES,
     TMP_VALUES,
     at,
+    small,
     unpack,
 )
 
@@ -100,7 +102,7 @@ def score_crates_hand(R, hand, n, vals):
     threes = 0
     others = 0
     for i in range(n):
-        if hand[i] // 4 == 2:
+        if small(hand[i]) // 4 == R_3:
             threes += 1
     if n == 0:
         return 0, 0, 0, 0
@@ -109,9 +111,8 @@ def score_crates_hand(R, hand, n, vals):
     # coverable cards (not 3, not 8), the most valuable first, by selection
     total = 0
     for i in range(n):
-        c = hand[i]
-        r = c // 4
-        if r == 2:
+        c = small(hand[i])
+        if c // 4 == R_3:
             continue
         total += R[VALUE + c]
         if R[EFFECT + c] != E_WILD:
@@ -142,7 +143,7 @@ def eights_payout(G, out):
     for q in range(n):
         if q != out:
             for i in range(sv[at(q, SV_HAND_N)]):
-                s += R[VALUE + hands[q * 52 + i]]
+                s += R[VALUE + small(hands[q * 52 + i])]
     return (2 * s + (n - 1)) // (2 * (n - 1))
 
 
@@ -165,7 +166,8 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
     threes = tmp[TMP_THREES:TMP_THREES + 8]
     covered = tmp[TMP_COVERED:TMP_COVERED + 8]
     home = tmp[TMP_HOME:TMP_HOME + 8]
-    tmp[TMP_POINTS:TMP_HOME + 8] = 0
+    for i in range(TMP_POINTS, TMP_HOME + 8):  # (a loop: numba's slice fill costs more)
+        tmp[i] = 0
     if crates:
         for q in range(n):
             pts, t, cv, hr = score_crates_hand(R, hands[q * 52:q * 52 + 52], sv[at(q, SV_HAND_N)], tmp[TMP_VALUES:TMP_VALUES + 64])
@@ -177,7 +179,7 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
     else:
         for q in range(n):
             for i in range(sv[at(q, SV_HAND_N)]):
-                if hands[q * 52 + i] // 4 == 2:
+                if small(hands[q * 52 + i]) // 4 == R_3:
                     threes[q] += 1
         out = st[S_OUT]
         if reason == REASON_OUT and out >= 0:
