@@ -73,7 +73,11 @@ def seat_after(G, p, k):
     st = g.st
     n = st[S_N]
     q = p + k * st[S_DIR]
-    while q >= n:  # no division (an idiv costs more than the rest of this); |k| < n here
+    # no division (an idiv costs more than the rest of this), and no branch for the common
+    # |k| <= n (a wrap is unpredictable): one select each way; the loops never run then
+    q = q - n if q >= n else q
+    q = q + n if q < 0 else q
+    while q >= n:
         q -= n
     while q < 0:
         q += n
