@@ -197,8 +197,8 @@ def take_top(G, p, why):
     hands[p * 52 + small(sv[at(p, SV_HAND_N)])] = card
     sv[at(p, SV_HAND_N)] += 1
     sv[at(p, SV_H_DRAWS)] += 1
-    if sv[at(p, SV_VOIDS)] != 0:
-        sv[at(p, SV_VOID_FREE)] += 1  # a card drawn after the void may be of that suit
+    # a card drawn after a void may be of that suit (branch-free: draws come at random)
+    sv[at(p, SV_VOID_FREE)] += sv[at(p, SV_VOIDS)] != 0
     lp = log_reserve(G, EV_DRAW, 3)
     if lp >= 0:
         g.log[lp] = p
@@ -220,8 +220,8 @@ def note_void(G, p):
     """Seat p could not play: it showed it holds no card of the current suit (public)."""
     g = unpack(G)
     st, sv = g.st, g.sv
-    if sv[at(p, SV_VOIDS)] == 0:
-        sv[at(p, SV_VOID_FREE)] = 0
+    # the first void restarts the count of cards drawn since (a select, not a branch)
+    sv[at(p, SV_VOID_FREE)] = sv[at(p, SV_VOID_FREE)] if sv[at(p, SV_VOIDS)] != 0 else 0
     sv[at(p, SV_VOIDS)] |= 1 << st[S_SUIT]
 
 @kernel
