@@ -423,3 +423,29 @@ def test_a_run_records_its_start_up_apart_from_its_play(tmp_path):
     run = ds.manifest["runs"][-1]
     chunk_seconds = sum(c["seconds"] for c in ds.manifest["chunks"])
     assert 0 <= run["startup_seconds"] <= run["wall_seconds"] - chunk_seconds + 0.01
+
+
+def test_a_total_beyond_its_column_is_one_line_not_a_wrapped_number(tmp_path, monkeypatch):
+    """Pressure points double with every pressure: a game whose total or pressure points
+    leave the dataset's 32-bit columns stops the run with one line (the game and seat
+    named), instead of writing a wrapped, negative number."""
+    from crates_sim import engine
+    from crates_sim import engine_nb as nb
+
+    real = engine._call_kernel
+
+    def huge(*args, **kwargs):
+        games_out, win_out, rows, stats = real(*args, **kwargs)
+        games_out[5, nb.G_PPOINTS] = 5 << 40  # game 1, seat 1 (4 seats a game)
+        return games_out, win_out, rows, stats
+
+    monkeypatch.setattr(engine, "_call_kernel", huge)
+    rules = Rules.preset("classic", 4)
+    with pytest.raises(crates_sim.CratesError, match=r"game 1 of seed 3: seat 1's pressure_points "
+                                                      r"reached 5,497,558,138,880, beyond the "
+                                                      r"dataset's 32-bit column"):
+        run_games(rules, ["random"] * 4, 3, 0, 4)
+    out = tmp_path / "wide"
+    res = crates("simulate", *BASE, "--workers", 1, "--out", out)
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert res.stderr.count("\n") == 1 and "32-bit column" in res.stderr, res.stderr
