@@ -92,24 +92,6 @@ def _compile_error(specs, exc) -> CratesError:
         f"an int): {first[:300]}")
 
 
-def _check_widths(rules, seed, game_start, games_out) -> None:
-    """A one-line CratesError when a game's total or pressure points do not fit the
-    dataset's 32-bit columns (schema.GAME_COLUMNS; a hand's pressure points are at most
-    its game's), instead of numbers silently wrapped: pressure points double with every
-    pressure, so rules under which the stock runs dry very often can get there."""
-    for field, name in ((nb.G_TOTAL, "total"), (nb.G_PPOINTS, "pressure_points")):
-        info = np.iinfo(GAME_COLUMNS[name])
-        column = games_out[:, field]
-        bad = np.flatnonzero((column > info.max) | (column < info.min))
-        if len(bad):
-            row = int(bad[0])
-            raise CratesError(
-                f"game {game_start + row // rules.players} of seed {seed}: seat "
-                f"{row % rules.players}'s {name} reached {int(column[row]):,}, beyond the "
-                f"dataset's {info.bits}-bit column (pressures doubling that often under "
-                f"{rules.describe()} are not supported)")
-
-
 def _raised(specs, seed, game_start, n_games, exc) -> CratesError:
     """A strategy raised an exception inside the engine (only users' functions can)."""
     from .strategy import BUILTINS
@@ -271,7 +253,6 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands") -> C
     want_rows = detail == "hands"
     games_out, win_out, hand_rows, stats = _call_kernel(
         rules, strategies, seed, game_start, n_games, want_rows)
-    _check_widths(rules, seed, game_start, games_out)
     n = rules.players
     game_idx = np.repeat(np.arange(game_start, game_start + n_games, dtype=np.int64), n)
     seats = np.tile(np.arange(n, dtype=np.int8), n_games)

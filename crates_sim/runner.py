@@ -37,6 +37,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from . import manifest as mf
 from .dataset import (
     GAMES,
@@ -54,6 +57,7 @@ from .dataset import (
 from .errors import CratesError
 from .progress import Progress
 from .rules import Rules
+from .schema import GAME_COLUMNS
 from .strategy import parse_strategies
 from .workers import RunFailed, available_cpus, mp_context
 
@@ -266,6 +270,22 @@ def _coerce(rules, strategies, games, seed, workers, chunk_size, detail):
     return rules, strategies, games, seed, workers, chunk_size
 
 
+def _refuse_narrow(out: Path, old: dict) -> None:
+    """A dataset whose chunks have the 32-bit total and pressure_points columns of older
+    versions is not resumed: chunks of both widths would not read as one dataset."""
+    for c in old.get("chunks", []):
+        if c.get("state") != "done":
+            continue
+        try:
+            field = pq.read_schema(out / GAMES / chunk_name(c["index"])).field("total")
+        except (OSError, KeyError, pa.ArrowException):
+            return  # a missing or damaged chunk is run again anyway
+        if field.type != pa.from_numpy_dtype(GAME_COLUMNS["total"]):
+            raise CratesError(f"{out} was made by an older crates-sim ({field.type} totals): "
+                              f"remake it with --overwrite, or choose another --out")
+        return
+
+
 def _inspect(out: Path, ident: dict, overwrite: bool, chunk_size):
     """The existing manifest to resume (or None for a fresh run); refuse a foreign DIR."""
     if overwrite or not out.exists():
@@ -292,6 +312,7 @@ def _inspect(out: Path, ident: dict, overwrite: bool, chunk_size):
     if diff:
         raise CratesError(f"{out} holds a different run ({'; '.join(diff)}): choose another "
                           f"--out, or --overwrite to replace it")
+    _refuse_narrow(out, old)
     if chunk_size and chunk_size != old.get("chunk_size"):
         raise CratesError(
             f"{out} was started with --chunk-size {old.get('chunk_size')}: resume with that "

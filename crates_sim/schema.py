@@ -17,11 +17,14 @@ GAME_COLUMNS = {
     "seat": np.int8,
     "strategy": "category",  # strategy spec of the seat, e.g. "greedy" or "pimc:samples=200"
     "team": np.int8,  # seat % 2 with partnerships, else the seat
-    "total": np.int32,  # final game score, pressures included (team total for partners)
+    "total": np.int64,  # final game score, pressures included (team total for partners)
     "rank": np.int8,  # 1 = best
     "win": np.float32,  # 1/k for a k-way tie for first, else 0
     "pressures": np.int16,
-    "pressure_points": np.int32,
+    # 64-bit, as total: pressure points double with every pressure (5, 10, 20 ...), so rules
+    # under which the stock runs dry very often pass 2**31 (older datasets have 32 bits:
+    # they are read as they are, and not resumed, see runner._inspect)
+    "pressure_points": np.int64,
     "hands_out": np.int16,
     "home_runs": np.int16,
     "capped_hands": np.int16,
@@ -43,7 +46,7 @@ HAND_COLUMNS = {
     "home_run": np.bool_,
     "out": np.bool_,
     "pressures": np.int8,
-    "pressure_points": np.int32,
+    "pressure_points": np.int64,
     "draws": np.int16,
     "plays": np.int16,
     "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)

@@ -425,10 +425,10 @@ def test_a_run_records_its_start_up_apart_from_its_play(tmp_path):
     assert 0 <= run["startup_seconds"] <= run["wall_seconds"] - chunk_seconds + 0.01
 
 
-def test_a_total_beyond_its_column_is_one_line_not_a_wrapped_number(tmp_path, monkeypatch):
-    """Pressure points double with every pressure: a game whose total or pressure points
-    leave the dataset's 32-bit columns stops the run with one line (the game and seat
-    named), instead of writing a wrapped, negative number."""
+def test_totals_beyond_32_bits_are_kept_whole(tmp_path, monkeypatch):
+    """Pressure points double with every pressure: a game's total or pressure points can
+    leave 32 bits under rules where the stock runs dry very often. They are written whole
+    (64-bit columns), not wrapped into negative numbers."""
     from crates_sim import engine
     from crates_sim import engine_nb as nb
 
@@ -437,15 +437,40 @@ def test_a_total_beyond_its_column_is_one_line_not_a_wrapped_number(tmp_path, mo
     def huge(*args, **kwargs):
         games_out, win_out, rows, stats = real(*args, **kwargs)
         games_out[5, nb.G_PPOINTS] = 5 << 40  # game 1, seat 1 (4 seats a game)
+        games_out[5, nb.G_TOTAL] = 3 << 40
         return games_out, win_out, rows, stats
 
     monkeypatch.setattr(engine, "_call_kernel", huge)
-    rules = Rules.preset("classic", 4)
-    with pytest.raises(crates_sim.CratesError, match=r"game 1 of seed 3: seat 1's pressure_points "
-                                                      r"reached 5,497,558,138,880, beyond the "
-                                                      r"dataset's 32-bit column"):
-        run_games(rules, ["random"] * 4, 3, 0, 4)
+    res = run_games(Rules.preset("classic", 4), ["random"] * 4, 3, 0, 4)
+    assert res.games["pressure_points"][5] == 5 << 40 and res.games["total"][5] == 3 << 40
     out = tmp_path / "wide"
-    res = crates("simulate", *BASE, "--workers", 1, "--out", out)
+    assert crates("simulate", *BASE, "--workers", 1, "--out", out).exit_code == 0
+    games = pl.read_parquet(out / "games" / chunk_name(0))
+    assert games["pressure_points"][5] == 5 << 40 and games["total"][5] == 3 << 40
+
+
+def test_a_dataset_of_32_bit_totals_is_read_but_not_resumed(tmp_path):
+    """total and pressure_points are 64-bit; a dataset of an older version (32-bit columns)
+    still reads, and resuming it is refused in one line (chunks of both widths would not
+    read as one dataset)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "old"
+    assert crates("simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out).exit_code == 0
+    m = manifest(out)
+    first = out / "games" / chunk_name(0)
+    table = pq.read_table(first)
+    narrow = table.set_column(table.schema.get_field_index("total"), "total",
+                              table["total"].cast(pa.int32()))
+    for c in m["chunks"]:
+        pq.write_table(narrow if c["index"] == 0 else pq.read_table(out / "games" / chunk_name(c["index"])),
+                       out / "games" / chunk_name(c["index"]))
+    m["chunks"][-1]["state"] = "pending"  # something left to run
+    (out / "manifest.json").write_text(json.dumps(m))
+    res = crates("simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out)
     assert res.exit_code != 0 and "Traceback" not in res.output
-    assert res.stderr.count("\n") == 1 and "32-bit column" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1 and "older crates-sim (int32 totals)" in res.stderr, res.stderr
+    assert crates("simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out,
+                  "--overwrite").exit_code == 0
+    assert pq.read_schema(first).field("total").type == pa.int64()
