@@ -3,7 +3,7 @@
     python -m crates_sim.bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
-process), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games or
+process, the median of three runs), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games or
 at least STEADY_SECONDS' worth on every core, whichever is more:
 from the call to its return, then "steady": from its first chunk's start, and that as a
 multiple of the one-core figure), ns per turn (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
@@ -262,12 +262,17 @@ def big_run(games: int, detail: str) -> tuple[float, float]:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def one_core(rules, strategy, games) -> tuple[float, float]:
+def one_core(rules, strategy, games, repeats=3) -> tuple[float, float]:
+    """games/s and ns per turn of the kernel in this process, one core: the median of
+    `repeats` runs of `games` games (one run swings by ~5% on this VM)."""
     run_games(rules, [strategy] * rules.players, 0, 0, 20)  # load the kernels
-    t0 = time.perf_counter()
-    res = run_games(rules, [strategy] * rules.players, 1, 0, games, detail="games")
-    dt = time.perf_counter() - t0
-    return games / dt, dt / res.turns * 1e9
+    runs = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        res = run_games(rules, [strategy] * rules.players, 1, 0, games, detail="games")
+        runs.append((time.perf_counter() - t0, res.turns))
+    dt, turns = sorted(runs)[len(runs) // 2]
+    return games / dt, dt / turns * 1e9
 
 
 def all_cores(rules, strategy, games, detail="games") -> tuple[float, float]:
