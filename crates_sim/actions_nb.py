@@ -237,7 +237,7 @@ def remove_card(G, p, card):
     st, sv, hands = g.st, g.sv, g.hands
     n = small(sv[at(p, SV_HAND_N)])
     where = small(G[OPA0 + small(st[S_PICK])])  # where the option just chosen sits, if it is this card
-    if where < 0 or where >= n or hands[p * 52 + where] != card:
+    if where >= n or hands[p * 52 + where] != card:
         where = -1
         for i in range(n):
             if hands[p * 52 + i] == card:
