@@ -219,7 +219,7 @@ def test_the_writer_refuses_a_filled_folder_and_records_a_failure(tmp_path):
 
 @pytest.mark.parametrize("preset", ["classic", "crazy-eights"])
 def test_hand_rows_are_the_same_whether_a_chunk_takes_one_kernel_call_or_many(preset, monkeypatch):
-    # the kernel fills a column-major buffer; a chunk that outgrows it is played in more
+    # the kernel fills one array per column; a chunk that outgrows them is played in more
     # calls, whose rows are joined: the columns must not depend on it
     import numpy as np
 
