@@ -74,6 +74,18 @@ def new_hand_rows(cap: int) -> tuple:
     return rows
 
 
+#: the dataset columns of the G_* fields that the kernel writes per game x seat, in order
+GAME_FIELD_COLUMNS = ("total", "rank", "pressures", "pressure_points", "hands_out",
+                      "home_runs", "capped_hands", "hands")
+
+
+def new_game_rows(cap: int) -> tuple:
+    """Room for `cap` game x seat rows: one array per G_* field (GAME_FIELD_COLUMNS), in
+    its dataset dtype, as `new_hand_rows`."""
+    assert len(GAME_FIELD_COLUMNS) == nb.N_GAME_FIELDS
+    return tuple(np.zeros(cap, dtype=GAME_COLUMNS[name]) for name in GAME_FIELD_COLUMNS)
+
+
 def _rows_per_game(rules) -> int:
     if rules.family == "crates":
         return len(C.CRATES_HAND_SIZES) * rules.players
@@ -129,7 +141,7 @@ def _sample_args():
     n = 4
     return _kernel_args(np.zeros(C.RULES_LEN, dtype=np.int64), np.zeros(n, dtype=np.int64),
                         np.zeros((n, nb.N_PARAMS)), np.zeros(n, dtype=np.int64), 0, 0, 0, False,
-                        np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64), np.zeros(n),
+                        new_game_rows(n), np.zeros(n),
                         new_hand_rows(1),
                         np.zeros(1, dtype=np.int64), 0, np.zeros(nb.N_STATS, dtype=np.int64),
                         np.zeros(nb.N_ERR, dtype=np.int64), engine=np.zeros(nb.N_ENGINE, np.int64))
@@ -212,7 +224,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
     prepare(specs)  # a cold cache: compiles, and says so on stderr
     addrs = addresses(specs)
     n = rules.players
-    games_out = np.zeros((n_games * n, nb.N_GAME_FIELDS), dtype=np.int64)
+    games_out = new_game_rows(n_games * n)
     win_out = np.zeros(n_games * n, dtype=np.float64)
     stats = np.zeros(nb.N_STATS, dtype=np.int64)
     err = np.full(nb.N_ERR, -1, dtype=np.int64)
@@ -227,7 +239,8 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None):
         cap = max(left * _rows_per_game(rules), rules.knobs.get("max_hands", 15) * n) if want_rows else 0
         rows = new_hand_rows(cap)
         args = _kernel_args(R, ids, params, addrs, seed, game_start + done, left, want_rows,
-                            games_out[done * n:], win_out[done * n:], rows, log, log_on,
+                            tuple(c[done * n:] for c in games_out), win_out[done * n:], rows,
+                            log, log_on,
                             stats, err)
         try:
             played = nb.play_games_nb(*args)
@@ -262,18 +275,11 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands") -> C
         "seat": seats,
         "strategy": np.array([strategies[s] for s in range(n)], dtype=object)[seats],
         "team": teams,
-        "total": games_out[:, nb.G_TOTAL],
-        "rank": games_out[:, nb.G_RANK],
-        "win": win_out,
-        "pressures": games_out[:, nb.G_PRESSURES],
-        "pressure_points": games_out[:, nb.G_PPOINTS],
-        "hands_out": games_out[:, nb.G_HANDS_OUT],
-        "home_runs": games_out[:, nb.G_HOME_RUNS],
-        "capped_hands": games_out[:, nb.G_CAPPED],
-        "hands": games_out[:, nb.G_HANDS],
+        "win": win_out.astype(GAME_COLUMNS["win"]),
+        # the kernel's columns, in their dtypes already
+        **dict(zip(GAME_FIELD_COLUMNS, games_out, strict=True)),
     }
-    games = {k: (v if GAME_COLUMNS[k] == "category" else v.astype(GAME_COLUMNS[k]))
-             for k, v in games.items()}
+    games = {name: games[name] for name in GAME_COLUMNS}  # the schema's order
     hands = None
     if want_rows:
         # the columns as the kernel wrote them, in their dtypes ('reason': its code)

@@ -242,7 +242,10 @@ def game_over(G, hand_no):
 
 @kernel
 def finish_game(G, games_out, win_out, row0):
-    """Ranks, win shares and per-seat game rows; the game_end log record."""
+    """Ranks, win shares and per-seat game rows; the game_end log record.
+
+    games_out: one array per G_* field, in its dataset dtype (`engine.new_game_rows`):
+    field f of row r is games_out[f][r]."""
     g = unpack(G)
     R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
@@ -267,14 +270,14 @@ def finish_game(G, games_out, win_out, row0):
             if (lower_wins and u < t) or (not lower_wins and u > t):
                 rank += 1
         r = row0 + q
-        games_out[r, G_TOTAL] = t
-        games_out[r, G_RANK] = rank
-        games_out[r, G_PRESSURES] = sv[at(q, SV_G_PRESSURES)]
-        games_out[r, G_PPOINTS] = sv[at(q, SV_G_PPOINTS)]
-        games_out[r, G_HANDS_OUT] = sv[at(q, SV_HANDS_OUT)]
-        games_out[r, G_HOME_RUNS] = sv[at(q, SV_HOME_RUNS)]
-        games_out[r, G_CAPPED] = sv[at(q, SV_CAPPED)]
-        games_out[r, G_HANDS] = sv[at(q, SV_HANDS)]
+        games_out[G_TOTAL][r] = t
+        games_out[G_RANK][r] = rank
+        games_out[G_PRESSURES][r] = sv[at(q, SV_G_PRESSURES)]
+        games_out[G_PPOINTS][r] = sv[at(q, SV_G_PPOINTS)]
+        games_out[G_HANDS_OUT][r] = sv[at(q, SV_HANDS_OUT)]
+        games_out[G_HOME_RUNS][r] = sv[at(q, SV_HOME_RUNS)]
+        games_out[G_CAPPED][r] = sv[at(q, SV_CAPPED)]
+        games_out[G_HANDS][r] = sv[at(q, SV_HANDS)]
         win_out[r] = 1.0 / units if t == best else 0.0
     lp = log_reserve(G, EV_GAME_END, n + 1 + n_win)
     if lp >= 0:

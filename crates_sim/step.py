@@ -24,7 +24,7 @@ import numpy as np
 
 from . import cards as C
 from . import engine_nb as nb
-from .engine import engine_table, new_hand_rows, prepare
+from .engine import engine_table, new_game_rows, new_hand_rows, prepare
 from .errors import CratesError
 from .strategy import addresses, parse_strategies, resolve
 from .strategy_ids import AGENT
@@ -95,7 +95,7 @@ class Table:
                                      engine_table(), LOG_CAP if record else 0, QUEUE_CAP)
         self._rows = new_hand_rows(n)  # a row per seat
         self._stats = np.zeros(nb.N_STATS, dtype=np.int64)
-        self._games = np.zeros((n, nb.N_GAME_FIELDS), dtype=np.int64)
+        self._games = new_game_rows(n)
         self._wins = np.zeros(n)
         self.hand = 0
         self.over = False
@@ -122,7 +122,7 @@ class Table:
 
     @property
     def ranks(self) -> list[int]:
-        return [int(r) for r in self._games[:, nb.G_RANK]]
+        return [int(r) for r in self._games[nb.G_RANK]]
 
     @property
     def pending(self) -> Decision | None:

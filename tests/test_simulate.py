@@ -436,8 +436,8 @@ def test_totals_beyond_32_bits_are_kept_whole(tmp_path, monkeypatch):
 
     def huge(*args, **kwargs):
         games_out, win_out, rows, stats = real(*args, **kwargs)
-        games_out[5, nb.G_PPOINTS] = 5 << 40  # game 1, seat 1 (4 seats a game)
-        games_out[5, nb.G_TOTAL] = 3 << 40
+        games_out[nb.G_PPOINTS][5] = 5 << 40  # game 1, seat 1 (4 seats a game)
+        games_out[nb.G_TOTAL][5] = 3 << 40
         return games_out, win_out, rows, stats
 
     monkeypatch.setattr(engine, "_call_kernel", huge)
