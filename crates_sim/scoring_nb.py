@@ -177,7 +177,7 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
             home[q] = hr
             add_to_unit(G, q, SV_TOTAL, pts)
     else:
-        for q in range(n):
+        for q in range(n if want_rows else 0):  # only the rows report 3s in Crazy Eights
             for i in range(sv[at(q, SV_HAND_N)]):
                 if small(hands[q * 52 + i]) // 4 == R_3:
                     threes[q] += 1
