@@ -23,7 +23,7 @@ GAME_COLUMNS = {
     "pressures": np.int16,
     # 64-bit, as total: pressure points double with every pressure (5, 10, 20 ...), so rules
     # under which the stock runs dry very often pass 2**31 (older datasets have 32 bits:
-    # they are read as they are, and not resumed, see runner._inspect)
+    # they are read as they are, and not resumed: runner._refuse_narrow)
     "pressure_points": np.int64,
     "hands_out": np.int16,
     "home_runs": np.int16,
