@@ -72,9 +72,18 @@ DETAILS = ("hands", "games")
 
 # ------------------------------------------------------------------------- planning
 def auto_chunk_size(games: int, workers: int) -> int:
-    """At most DEFAULT_CHUNK_SIZE games, fewer so each worker gets about 4 chunks."""
-    per = -(-games // (CHUNKS_PER_WORKER * max(1, workers)))
-    return max(1, min(DEFAULT_CHUNK_SIZE, max(MIN_AUTO_CHUNK, per)))
+    """Equal chunks of at most DEFAULT_CHUNK_SIZE games and at least MIN_AUTO_CHUNK, at
+    least CHUNKS_PER_WORKER per worker, and as many for every worker where that can be:
+    the workers then finish together (a worker left alone with the last chunk idles the
+    others: a 650k-game run on 2 cores lost 2% to 33 chunks of 20,000)."""
+    workers = max(1, workers)
+    chunks = max(CHUNKS_PER_WORKER * workers, -(-games // DEFAULT_CHUNK_SIZE))
+    chunks = -(-chunks // workers) * workers  # a multiple of the workers
+    if games < chunks * MIN_AUTO_CHUNK:  # too small to split so finely
+        chunks = max(1, games // MIN_AUTO_CHUNK)
+        if chunks >= workers:
+            chunks -= chunks % workers
+    return max(1, min(DEFAULT_CHUNK_SIZE, -(-games // chunks)))
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
