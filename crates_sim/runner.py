@@ -143,7 +143,7 @@ def run_chunk(task: ChunkTask) -> dict:
 
     t0 = time.perf_counter()
     res = engine.run_games(task.rules, list(task.strategies), task.seed, task.start, task.games,
-                           detail=task.detail)
+                           detail=task.detail, reuse_rows=True)  # written out below
     hands = hands_table(res.hands) if task.detail == "hands" else None
     stats = write_chunk(task.out, task.index, games_table(res.games, list(task.strategies)),
                         hands)

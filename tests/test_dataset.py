@@ -232,3 +232,24 @@ def test_hand_rows_are_the_same_whether_a_chunk_takes_one_kernel_call_or_many(pr
     for name, col in one.hands.items():
         assert np.array_equal(col, many.hands[name]), name
         assert col.dtype == many.hands[name].dtype
+
+
+@pytest.mark.parametrize("preset", ["classic", "crazy-eights"])
+def test_hand_rows_in_the_reused_buffer_are_those_of_fresh_arrays(preset, monkeypatch):
+    # run_chunk writes hand rows into one buffer per thread; a bigger chunk before a smaller
+    # one leaves stale rows past the smaller one's end, which must not be taken as its rows
+    import numpy as np
+
+    rules = Rules.preset(preset, 3)
+    specs = ["greedy", "random", "greedy"]
+    engine.run_games(rules, specs, 5, 0, 60, detail="hands", reuse_rows=True)
+    fresh = engine.run_games(rules, specs, 4, 10, 20, detail="hands")
+    reused = engine.run_games(rules, specs, 4, 10, 20, detail="hands", reuse_rows=True)
+    assert set(reused.hands["game"].tolist()) == set(range(10, 30))
+    for name, col in fresh.hands.items():
+        assert np.array_equal(col, reused.hands[name]), name
+    # many kernel calls for one chunk: only the first part may live in the buffer
+    monkeypatch.setattr(engine, "_rows_per_game", lambda rules: 1)
+    parts = engine.run_games(rules, specs, 4, 10, 20, detail="hands", reuse_rows=True)
+    for name, col in fresh.hands.items():
+        assert np.array_equal(col, parts.hands[name]), name
