@@ -21,7 +21,7 @@ def _key(*parts) -> int:
     return zlib.crc32("|".join(map(str, parts)).encode())
 
 
-def run_games(rules, strategies, seed, game_start, n_games, detail="hands"):
+def run_games(rules, strategies, seed, game_start, n_games, detail="hands", reuse_rows=False):
     P = rules.players
     H = len(CRATES_HAND_SIZES)
     gcols = {k: [] for k in GAME_COLUMNS}

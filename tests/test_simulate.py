@@ -80,13 +80,16 @@ def test_schema_dtypes_and_row_counts(reference):
     assert (games["hands"] == 15).all()
     assert hands.height == GAMES * 15 * 4
     assert set(hands["reason"].cast(pl.Utf8)) <= set(REASONS)
-    # per-chunk files, zstd-compressed, readable by pandas and pyarrow as directories
+    # per-chunk files, compressed, readable by pandas and pyarrow as directories
     assert sorted(p.name for p in (reference / "games").iterdir()) == [chunk_name(i) for i in range(3)]
     meta = pads.dataset(reference / "hands", format="parquet")
     assert meta.schema.field("reason").type == HANDS_SCHEMA.field("reason").type
     import pyarrow.parquet as pq
-    games_col = pq.ParquetFile(reference / "games" / chunk_name(0)).metadata.row_group(0).column(0)
-    assert games_col.compression == "SNAPPY" and "DELTA_BINARY_PACKED" in games_col.encodings
+    columns = pq.ParquetFile(reference / "hands" / chunk_name(0)).metadata.row_group(0)
+    columns = {columns.column(i).path_in_schema: columns.column(i) for i in range(columns.num_columns)}
+    # the per-seat numbers delta + snappy, the per-hand ones plain + LZ4 (HAND_PLAIN_COLUMNS)
+    assert columns["points"].compression == "SNAPPY" and "DELTA_BINARY_PACKED" in columns["points"].encodings
+    assert columns["dealer"].compression == "LZ4" and "DELTA_BINARY_PACKED" not in columns["dealer"].encodings
     pdf = pd.read_parquet(reference / "games")
     assert len(pdf) == GAMES * 4 and str(pdf["strategy"].dtype) == "category"
     assert pdf["seat"].dtype == np.int8
