@@ -12,7 +12,6 @@ from .actions_nb import end_hand
 from .cards import (
     EV_DEAL,
     FAMILY_CRATES,
-    IN_DECK,
     K_FAMILY,
     K_FIRST_DEALER,
     K_HAND_SIZE,
@@ -31,6 +30,7 @@ from .rng_nb import rand_below, seed_stream, shuffle_cards
 from .scoring_nb import finish_game, finish_hand, game_over
 from .state_nb import (
     CRATES_SIZES,
+    DECK0,
     ENG0,
     ENGINE_PLAY_ON,
     ERR_CHOICE,
@@ -47,6 +47,7 @@ from .state_nb import (
     S_COUNT,
     S_DEAL,
     S_DEALER,
+    S_DECK_N,
     S_DIR,
     S_ENDED,
     S_ERR_CHOICE,
@@ -93,6 +94,7 @@ from .state_nb import (
     TMP_SEEN,
     at,
     new_state,
+    nowrap,
     small,
     stream,
     unpack,
@@ -104,13 +106,11 @@ from .state_nb import (
 def deal_hand(G, seed, game, hand_no):
     """Start hand `hand_no`: shuffle (stream from seed, game, hand), deal, turn the upcard."""
     g = unpack(G)
-    R, rng = g.rules, g.rng
+    rng = g.rng
     deck = g.tmp[TMP_DECK:TMP_DECK + 52]
-    d = 0
-    for c in range(52):
-        if R[IN_DECK + c] != 0:
-            deck[d] = c
-            d += 1
+    d = small(g.st[S_DECK_N])
+    for i in range(d):  # the rules' deck in card order (`new_state` built it)
+        deck[i] = G[nowrap(DECK0 + i)]
     row = stream(g.st[S_N] + 1)
     seed_stream(rng, row, seed, game, 1000 + hand_no)
     shuffle_cards(deck, d, rng, row)
@@ -158,7 +158,7 @@ def lay_out(G, deck, d, hand_no):
         q = dealer
         for _ in range(n):
             q = q + 1 if q + 1 < n else 0  # the dealer's left first (no division per card)
-            hands[q * 52 + j] = deck[i]
+            hands[nowrap(q * 52 + j)] = deck[nowrap(i)]
             i += 1
     for q in range(n):
         sv[at(q, SV_HAND_N)] = size
@@ -171,7 +171,7 @@ def lay_out(G, deck, d, hand_no):
     st[S_RANK] = up // 4
     m = d - i
     for j in range(m):
-        stock[j] = deck[d - 1 - j]
+        stock[nowrap(j)] = deck[nowrap(d - 1 - j)]
     st[S_STOCK_N] = m
     lp = log_reserve(G, EV_DEAL, 6 + n * size + m)
     if lp >= 0:

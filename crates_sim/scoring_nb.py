@@ -100,24 +100,20 @@ def score_crates_hand(R, hand, n, vals):
     vals: scratch of at least n int64; on return vals[:covered] are the covered cards,
     most valuable first."""
     threes = 0
-    others = 0
-    for i in range(n):
-        if small(hand[i]) // 4 == R_3:
-            threes += 1
+    others = 0  # the coverable cards (not 3, not 8), in vals[:others]
+    total = 0
+    for i in range(n):  # one pass, without branches (whether a card is a 3 is random)
+        c = small(hand[i])
+        three = c // 4 == R_3
+        threes += three
+        total += 0 if three else R[VALUE + c]
+        vals[others] = c
+        others += not three and R[EFFECT + c] != E_WILD
     if n == 0:
         return 0, 0, 0, 0
     if threes == n:
         return -50 * threes, threes, 0, 1
-    # coverable cards (not 3, not 8), the most valuable first, by selection
-    total = 0
-    for i in range(n):
-        c = small(hand[i])
-        if c // 4 == R_3:
-            continue
-        total += R[VALUE + c]
-        if R[EFFECT + c] != E_WILD:
-            vals[others] = c
-            others += 1
+    # cover the most valuable first, by selection
     covered = min(threes, others)
     for j in range(covered):
         best = j

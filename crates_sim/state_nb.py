@@ -26,6 +26,8 @@ statistics T_*, the illegal-choice record ERR_*).
     engine   int64[N_ENGINE]       addresses of engine kernels called by address
                                    (ENGINE_PLAY_ON: `play_on`), see `engine.engine_table`
     tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
+    deck     int64[52]             the rules' deck in card order, G[DECK0:DECK0 + S_DECK_N]
+                                   (built once: a hand's shuffle starts from a copy)
     sparams  int64[7 * N_PARAMS]   strategy parameters per seat, float64 bits
 
 G[:S_LEN] is the state proper; after it come, when a table has them, the log, the
@@ -41,6 +43,7 @@ from .cards import (
     E_WILD,
     E_WILD9,
     EFFECT,
+    IN_DECK,
     K_PLAYERS,
     O_HAND_N,
     O_RULES,
@@ -56,10 +59,11 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
  S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
- S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS) = range(46)
-NST = 46
+ S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS, S_DECK_N) = range(47)
+NST = 47
 # S_WILDS: the wild cards of the rules (E_WILD, E_WILD9) as a card mask (cards.SUIT0_CARDS):
 # a card is legal when its bit is in suit | rank | wilds (`actions_nb.legal_options`)
+# S_DECK_N: how many cards the rules' deck has, G[DECK0:DECK0 + S_DECK_N] (`deal_hand`)
 # S_QUE0..S_PAUSE_N: outside agents (strategy_ids.AGENT, `crates_sim.step`): their queued
 # decisions sit in G[S_QUE0:S_QUE0 + S_QUE_LEN] (options, by value), S_QUE_POS of them
 # used; a decision with none queued pauses the hand (S_PAUSE_*: seat, phase, options).
@@ -124,7 +128,8 @@ ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
 N_ENGINE = 4
 ENGINE_PLAY_ON = 0
 TMP0 = ENG0 + N_ENGINE
-R0 = TMP0 + 256
+DECK0 = TMP0 + 256
+R0 = DECK0 + 52
 RNG0 = R0 + RULES_LEN
 PAR0 = RNG0 + 4 * 9
 S_LEN = PAR0 + 7 * N_PARAMS
@@ -184,6 +189,9 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
     for c in range(52):
         if R[EFFECT + c] == E_WILD or R[EFFECT + c] == E_WILD9:
             G[S_WILDS] |= np.int64(1) << c
+        if R[IN_DECK + c] != 0:
+            G[DECK0 + G[S_DECK_N]] = c
+            G[S_DECK_N] += 1
     params = G[PAR0:S_LEN].view(np.float64)
     for q in range(n):
         for j in range(min(sparams.shape[1], N_PARAMS)):
