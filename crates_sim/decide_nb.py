@@ -285,22 +285,28 @@ def decide(G, p, phase, n_opts, played):
     return small(opts[k])
 
 @leaf
-def decide_fast(G, p, phase, n_opts, played):
-    """`decide`, with the built-in random strategy (id 0) called inline: the same function
-    on the same stream, one kernel call less per decision, and no table view to fill
-    (random reads only the phase)."""
+def random_choice(G, p, phase, n_opts):
+    """The option index the built-in random strategy (id 0) of seat p picks among
+    opts[:n_opts]: the same function on the same stream as `decide`, with no table view
+    to fill (random reads only the phase)."""
     g = unpack(G)
-    st = g.st
-    if g.strat[p] != RANDOM or st[S_FORCE] >= 0:
-        return decide(G, p, phase, n_opts, played)
-    obs = g.obs
-    obs[O_PHASE] = phase
+    g.obs[O_PHASE] = phase
     params = fixed_view(G, PAR0 + p * N_PARAMS, N_PARAMS).view(np.float64)
     unread = fixed_view(G, 0, 0)  # random reads neither the hand nor the pile
-    k = choose_random(params, obs, unread, unread, fixed_view(G, OPT0, n_opts),
+    k = choose_random(params, g.obs, unread, unread, fixed_view(G, OPT0, n_opts),
                       fixed_view(G, stream(1 + p), 4))
-    st[S_PICK] = k
-    return small(g.opts[k])
+    g.st[S_PICK] = k
+    return k
+
+
+@leaf
+def decide_fast(G, p, phase, n_opts, played):
+    """`decide`, with the built-in random strategy called inline (`random_choice`): one
+    kernel call less per decision."""
+    g = unpack(G)
+    if g.strat[p] != RANDOM or g.st[S_FORCE] >= 0:
+        return decide(G, p, phase, n_opts, played)
+    return small(g.opts[random_choice(G, p, phase, n_opts)])
 
 @kernel
 def call_suit(G, p, card, cur_suit, phase):
@@ -322,6 +328,18 @@ def call_suit(G, p, card, cur_suit, phase):
     return decide_fast(G, p, phase, n_opts, card)
 
 @leaf
+def call_fast(G, p, card, cur_suit, phase):
+    """`call_suit`, with a random seat's call of a wild of any suit (E_WILD: the options
+    are the four suits in order) made here: the kernel call cost more than the call."""
+    g = unpack(G)
+    if g.rules[EFFECT + card] != E_WILD or g.strat[p] != RANDOM or g.st[S_FORCE] >= 0:
+        return call_suit(G, p, card, cur_suit, phase)
+    opts = g.opts
+    for s in range(4):
+        opts[s] = s
+    return random_choice(G, p, phase, 4)
+
+@leaf
 def play_chosen(G, p, card):
     """Seat p plays the chosen `card`: its call (wilds), the last-card announcement, the pile.
 
@@ -334,7 +352,7 @@ def play_chosen(G, p, card):
     call = -1
     eff = R[EFFECT + card]
     if (eff == E_WILD or eff == E_WILD9) and left > 0:
-        call = call_suit(G, p, card, cur_suit, PH_CALL)
+        call = call_fast(G, p, card, cur_suit, PH_CALL)
     announce = 0
     missed = 0
     if left == 1 and R[K_FAMILY] == FAMILY_CRATES:
