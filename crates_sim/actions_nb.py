@@ -269,6 +269,10 @@ def put_on_pile(G, p, card, call, announce):
         log[lp + 3] = announce
     tick_play(G, p)
 
+#: `legal_options` looks at this many places of a hand that has no more cards
+SCAN = 8
+
+
 @leaf
 def legal_options(G, p, start):
     """Write the cards seat p may play on the top card into opts; returns their number.
@@ -282,7 +286,19 @@ def legal_options(G, p, start):
     # the cards that may be played: of the suit, of the rank, or wild (a mask, bit c: c)
     legal = (SUIT0_CARDS << st[S_SUIT]) | (RANK0_CARDS << (st[S_RANK] * 4)) | st[S_WILDS]
     base = p * 52
-    for i in range(start, sv[at(p, SV_HAND_N)]):
+    n = sv[at(p, SV_HAND_N)]
+    if start == 0 and n <= SCAN:
+        # a hand of up to SCAN cards (nearly every hand): all SCAN places are looked at,
+        # those past its end counted out, so the loop runs the same number of times every
+        # turn and its exit is never mispredicted (the cards past the end are stale cards
+        # of this seat's row: a valid card each, their option written over or unused)
+        for i in range(SCAN):
+            c = small(hands[nowrap(base + i)])
+            opts[k] = c
+            G[OPA0 + k] = i
+            k += ((legal >> c) & 1) & (i < n)
+        return k
+    for i in range(start, n):
         c = small(hands[nowrap(base + i)])
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
