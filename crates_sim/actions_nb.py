@@ -8,7 +8,6 @@ st[S_ENDED] (`end_hand`); callers check it after every step that can.
 import numpy as np
 
 from .cards import (
-    COUNT_ADD,
     EV_DRAW,
     EV_PLAY,
     EV_PRESSURE,
@@ -31,6 +30,7 @@ from .state_nb import (
     OPA0,
     RNG0,
     S_CAP_DUE,
+    S_COUNTERS,
     S_DIR,
     S_ENDED,
     S_N,
@@ -269,24 +269,23 @@ def put_on_pile(G, p, card, call, announce):
         log[lp + 3] = announce
     tick_play(G, p)
 
-#: `legal_options` looks at this many places of a hand that has no more cards
+#: `options_in` looks at this many places of a hand that has no more cards
 SCAN = 8
 
 
 @leaf
-def legal_options(G, p, start):
-    """Write the cards seat p may play on the top card into opts; returns their number.
+def options_in(G, p, start, mask):
+    """Write the cards of seat p's hand whose bit is set in `mask` (bit c: card c) into
+    opts, in hand order, and where each sits into G[OPA0:]; returns their number.
 
     Only the cards from position `start` of the hand are looked at: a caller that knows
     the cards before it do not match (it drew after finding nothing) passes the drawn
     card's position, not 0."""
     g = unpack(G)
-    st, sv, hands, opts = g.st, g.sv, g.hands, g.opts
+    hands, opts = g.hands, g.opts
     k = 0
-    # the cards that may be played: of the suit, of the rank, or wild (a mask, bit c: c)
-    legal = (SUIT0_CARDS << st[S_SUIT]) | (RANK0_CARDS << (st[S_RANK] * 4)) | st[S_WILDS]
     base = p * 52
-    n = sv[at(p, SV_HAND_N)]
+    n = g.sv[at(p, SV_HAND_N)]
     if start == 0 and n <= SCAN:
         # a hand of up to SCAN cards (nearly every hand): all SCAN places are looked at,
         # those past its end counted out, so the loop runs the same number of times every
@@ -296,29 +295,30 @@ def legal_options(G, p, start):
             c = small(hands[nowrap(base + i)])
             opts[k] = c
             G[OPA0 + k] = i
-            k += ((legal >> c) & 1) & (i < n)
+            k += ((mask >> c) & 1) & (i < n)
         return k
     for i in range(start, n):
         c = small(hands[nowrap(base + i)])
         # branch-free: whether a random hand's card matches is unpredictable
         opts[k] = c
         G[OPA0 + k] = i
-        k += (legal >> c) & 1
+        k += (mask >> c) & 1
     return k
 
 @leaf
+def legal_options(G, p, start):
+    """Write the cards seat p may play on the top card into opts (`options_in`, from
+    position `start` of the hand); returns their number."""
+    st = unpack(G).st
+    # the cards that may be played: of the suit, of the rank, or wild (a mask, bit c: c)
+    legal = (SUIT0_CARDS << st[S_SUIT]) | (RANK0_CARDS << (st[S_RANK] * 4)) | st[S_WILDS]
+    return options_in(G, p, start, legal)
+
+@leaf
 def count_options(G, p):
-    """Write the cards seat p may answer a count with into opts; returns their number."""
-    g = unpack(G)
-    R, sv, hands, opts = g.rules, g.sv, g.hands, g.opts
-    k = 0
-    for i in range(sv[at(p, SV_HAND_N)]):
-        c = small(hands[nowrap(p * 52 + i)])
-        if R[COUNT_ADD + c] > 0:
-            opts[k] = c
-            G[OPA0 + k] = i
-            k += 1
-    return k
+    """Write the cards seat p may answer a count with (S_COUNTERS) into opts; returns
+    their number."""
+    return options_in(G, p, 0, unpack(G).st[S_COUNTERS])
 
 @leaf
 def penalise(G, p, missed):

@@ -40,6 +40,7 @@ from collections import namedtuple
 import numpy as np
 
 from .cards import (
+    COUNT_ADD,
     E_WILD,
     E_WILD9,
     EFFECT,
@@ -59,10 +60,11 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
  S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
- S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS, S_DECK_N) = range(47)
-NST = 47
+ S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS, S_DECK_N, S_COUNTERS) = range(48)
+NST = 48
 # S_WILDS: the wild cards of the rules (E_WILD, E_WILD9) as a card mask (cards.SUIT0_CARDS):
 # a card is legal when its bit is in suit | rank | wilds (`actions_nb.legal_options`)
+# S_COUNTERS: the cards that answer a count (COUNT_ADD > 0) as a card mask, like S_WILDS
 # S_DECK_N: how many cards the rules' deck has, G[DECK0:DECK0 + S_DECK_N] (`deal_hand`)
 # S_QUE0..S_PAUSE_N: outside agents (strategy_ids.AGENT, `crates_sim.step`): their queued
 # decisions sit in G[S_QUE0:S_QUE0 + S_QUE_LEN] (options, by value), S_QUE_POS of them
@@ -189,6 +191,8 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
     for c in range(52):
         if R[EFFECT + c] == E_WILD or R[EFFECT + c] == E_WILD9:
             G[S_WILDS] |= np.int64(1) << c
+        if R[COUNT_ADD + c] > 0:
+            G[S_COUNTERS] |= np.int64(1) << c
         if R[IN_DECK + c] != 0:
             G[DECK0 + G[S_DECK_N]] = c
             G[S_DECK_N] += 1
