@@ -76,6 +76,9 @@ from .state_nb import (
     unpack,
 )
 
+#: the Crates effects that draw cards or replay (bit e: effect e), see `crates_effect`
+DRAWING_EFFECTS = (1 << E_FIVE) | (1 << E_SIX) | (1 << E_SEVEN) | (1 << E_JACK)
+
 
 @leaf
 def crates_effect(G, p, card):
@@ -87,29 +90,29 @@ def crates_effect(G, p, card):
     R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
     eff = R[EFFECT + card]
-    skip = 1
-    if eff == E_COUNT:
-        st[S_COUNT] = R[COUNT_ADD + card]
-    elif eff == E_SKIP:
-        skip = 2
-    elif eff == E_FIVE:
-        for i in range(1, n):
-            draw_one(G, seat_after(G, p, i), W_FIVE)
-    elif eff == E_SIX:
-        if sv[at(p, SV_HAND_N)] == 0:
-            draw_one(G, p, W_COOPER)
-            if st[S_ENDED] == 0:
-                advance(G, p, 1)
-            return 0
-        return 1
-    elif eff == E_SEVEN:
-        k = 2 if R[K_SEVEN_ACROSS] != 0 and n >= 4 else 1
-        draw_one(G, seat_after(G, p, k), W_SEVEN)
-    elif eff == E_REVERSE:
-        if n > 2:
-            st[S_DIR] = -st[S_DIR]
-    elif eff == E_JACK:
-        if n == 2:
+    # The effect of a random card is unpredictable, so a jump to its code is mispredicted
+    # most of the time: the effects that only set the table (count, skip, reverse) are
+    # selects, and one branch leads to the effects that draw (5, 6, 7, jack).
+    add = R[COUNT_ADD + card]
+    st[S_COUNT] = add if eff == E_COUNT else st[S_COUNT]
+    skip = 2 if eff == E_SKIP else 1
+    d = st[S_DIR]
+    st[S_DIR] = -d if eff == E_REVERSE and n > 2 else d
+    if (DRAWING_EFFECTS >> eff) & 1:
+        if eff == E_FIVE:
+            for i in range(1, n):
+                draw_one(G, seat_after(G, p, i), W_FIVE)
+        elif eff == E_SIX:
+            if sv[at(p, SV_HAND_N)] == 0:
+                draw_one(G, p, W_COOPER)
+                if st[S_ENDED] == 0:
+                    advance(G, p, 1)
+                return 0
+            return 1
+        elif eff == E_SEVEN:
+            k = 2 if R[K_SEVEN_ACROSS] != 0 and n >= 4 else 1
+            draw_one(G, seat_after(G, p, k), W_SEVEN)
+        elif n == 2:  # E_JACK
             draw_one(G, seat_after(G, p, 1), W_JACK)
         elif n == 3:
             draw_one(G, seat_after(G, p, -1), W_JACK)
