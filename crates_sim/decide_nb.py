@@ -305,7 +305,9 @@ def decide_fast(G, p, phase, n_opts, played):
     kernel call less per decision."""
     g = unpack(G)
     if g.strat[p] != RANDOM or g.st[S_FORCE] >= 0:
-        return decide(G, p, phase, n_opts, played)
+        # (an option is below 64: `small` tells LLVM so, and the tables it indexes lose
+        # their negative-index wraparound)
+        return small(decide(G, p, phase, n_opts, played))
     return small(g.opts[random_choice(G, p, phase, n_opts)])
 
 @kernel
