@@ -310,36 +310,39 @@ def decide_fast(G, p, phase, n_opts, played):
         return small(decide(G, p, phase, n_opts, played))
     return small(g.opts[random_choice(G, p, phase, n_opts)])
 
-@kernel
-def call_suit(G, p, card, cur_suit, phase):
-    """The suit seat p calls for the wild `card` played on `cur_suit`."""
+@leaf
+def suit_options(G, card, cur_suit, phase):
+    """Write the suits one may call for the wild `card` played on `cur_suit` into opts
+    (all four for E_WILD; for E_WILD9 the two of a colour: the card's own, or under
+    nine_covered the covered suit's); returns their number."""
     g = unpack(G)
     R, opts = g.rules, g.opts
     if R[EFFECT + card] == E_WILD:
         for s in range(4):
             opts[s] = s
-        n_opts = 4
-    else:
-        own = R[K_NINE_COVERED] == 0 or phase == PH_BLIND_CALL or cur_suit < 0
-        c = colour(card % 4) if own else colour(cur_suit)
-        n_opts = 0
-        for s in range(4):
-            if colour(s) == c:
-                opts[n_opts] = s
-                n_opts += 1
-    return decide_fast(G, p, phase, n_opts, card)
+        return 4
+    own = R[K_NINE_COVERED] == 0 or phase == PH_BLIND_CALL or cur_suit < 0
+    c = colour(card % 4) if own else colour(cur_suit)
+    n_opts = 0
+    for s in range(4):
+        if colour(s) == c:
+            opts[n_opts] = s
+            n_opts += 1
+    return n_opts
+
+@kernel
+def call_suit(G, p, card, cur_suit, phase):
+    """The suit seat p calls for the wild `card` played on `cur_suit`."""
+    return decide_fast(G, p, phase, suit_options(G, card, cur_suit, phase), card)
 
 @leaf
 def call_fast(G, p, card, cur_suit, phase):
-    """`call_suit`, with a random seat's call of a wild of any suit (E_WILD: the options
-    are the four suits in order) made here: the kernel call cost more than the call."""
+    """`call_suit`, with a random seat's call made here (`random_choice`): the kernel
+    call cost more than the call itself."""
     g = unpack(G)
-    if g.rules[EFFECT + card] != E_WILD or g.strat[p] != RANDOM or g.st[S_FORCE] >= 0:
+    if g.strat[p] != RANDOM or g.st[S_FORCE] >= 0:
         return call_suit(G, p, card, cur_suit, phase)
-    opts = g.opts
-    for s in range(4):
-        opts[s] = s
-    return random_choice(G, p, phase, 4)
+    return small(g.opts[random_choice(G, p, phase, suit_options(G, card, cur_suit, phase))])
 
 @leaf
 def play_chosen(G, p, card):
