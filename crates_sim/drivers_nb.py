@@ -27,7 +27,7 @@ from .indirect import call_on_state
 from .jit import allocating, kernel, leaf
 from .log_nb import export_log, log_reserve
 from .rng_nb import rand_below, seed_stream, shuffle_cards
-from .scoring_nb import finish_game, finish_hand, game_over
+from .scoring_nb import finish_game, finish_hand, game_over, score_hand, write_hand_rows
 from .state_nb import (
     CRATES_SIZES,
     DECK0,
@@ -250,7 +250,7 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
                   games_out, win_out, hand_rows, log, log_on, stats, err):
     """Play games game_start .. game_start+n_games-1; returns how many were played.
 
-    hand_rows: one array per H_* field, in its dataset dtype (see `finish_hand`,
+    hand_rows: one array per H_* field, in its dataset dtype (see `write_hand_rows`,
     `engine.new_hand_rows`); the rows of game g carry g itself. Stops early
     (returning fewer) when hand_rows might not hold another whole game, or
     when a strategy made an illegal choice (err is then filled: seat, phase, choice, hand,
@@ -283,7 +283,9 @@ def play_games_nb(R, strat, sparams, addrs, engine, seed, game_start, n_games, w
                 for j in range(N_SEEN):
                     err[ERR_SEEN + j] = tmp[TMP_SEEN + j]
                 return export_log(G, log, stats, i)
-            rows += finish_hand(G, game, hand_rows, rows, want_rows, stats)
+            score_hand(G, stats)
+            if want_rows:
+                rows += write_hand_rows(G, game, hand_rows, rows)
             if game_over(G, hand_no):
                 break
         finish_game(G, games_out, win_out, i * n)
@@ -309,6 +311,6 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
         sv[at(q, SV_PRESS_K)] = totals[q, 1]
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
-    finish_hand(G, 0, rows, 0, True, stats)
+    finish_hand(G, 0, rows, 0, stats)
     export_log(G, log, stats, 0)
     return st.copy(), g.sv[:st[S_N] * NSV].copy().reshape((st[S_N], NSV))

@@ -68,7 +68,7 @@ def _illegal(rules, specs, seed, err):
 def new_hand_rows(cap: int) -> tuple:
     """Room for `cap` hand rows: one array per column, in the order of the H_* fields
     (schema.HAND_COLUMNS) and in its dataset dtype ('reason' as its int8 code). The
-    kernel writes them (`finish_hand`) and Parquet takes them as they are: no casts."""
+    kernel writes them (`write_hand_rows`) and Parquet takes them as they are: no casts."""
     rows = tuple(np.zeros(cap, dtype=np.int8 if dtype == "category" else dtype)
                  for dtype in HAND_COLUMNS.values())
     assert len(rows) == nb.N_HAND_FIELDS

@@ -27,7 +27,7 @@ from .cards import (
     VALUE,
 )
 from .crates_nb import settle_penalties
-from .jit import kernel
+from .jit import kernel, leaf
 from .log_nb import log_reserve
 from .state_nb import (
     G_CAPPED,
@@ -144,12 +144,10 @@ def eights_payout(G, out):
 
 
 @kernel
-def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
-    """Score the ended hand, update totals, write its rows; returns rows written.
-
-    hand_rows: one array per column (`engine.new_hand_rows`), field f of row r is
-    hand_rows[f][r] (H_* fields), each in its dataset dtype: Parquet takes the columns
-    as the kernel wrote them, with no casts. game_row: the game's number."""
+def score_hand(G, stats):
+    """Score the ended hand and update the totals, the per-seat counters and `stats`;
+    each seat's points, 3s (Crates), covered 3s and home run stay in tmp[TMP_POINTS:...]
+    for `write_hand_rows`."""
     g = unpack(G)
     R, st, sv, hands = g.rules, g.st, g.sv, g.hands
     n = st[S_N]
@@ -173,10 +171,6 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
             home[q] = hr
             add_to_unit(G, q, SV_TOTAL, pts)
     else:
-        for q in range(n if want_rows else 0):  # only the rows report 3s in Crazy Eights
-            for i in range(sv[at(q, SV_HAND_N)]):
-                if small(hands[q * 52 + i]) // 4 == R_3:
-                    threes[q] += 1
         out = st[S_OUT]
         if reason == REASON_OUT and out >= 0:
             points[out] = eights_payout(G, out)
@@ -187,31 +181,10 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
         stats[T_DEAD] += 1
     stats[T_TURNS] += st[S_TURNS]
     for q in range(n):
-        is_out = reason == REASON_OUT and (sv[at(q, SV_HAND_N)] == 0 or q == st[S_OUT])
-        sv[at(q, SV_HANDS_OUT)] += 1 if is_out else 0
+        sv[at(q, SV_HANDS_OUT)] += went_out(G, q)
         sv[at(q, SV_HOME_RUNS)] += home[q]
         sv[at(q, SV_CAPPED)] += 1 if reason == REASON_CAP else 0
         sv[at(q, SV_HANDS)] += 1
-        if want_rows:
-            r = row0 + q
-            hand_rows[H_GAME][r] = game_row
-            hand_rows[H_HAND][r] = st[S_HAND]
-            hand_rows[H_SIZE][r] = st[S_SIZE]
-            hand_rows[H_DEALER][r] = st[S_DEALER]
-            hand_rows[H_POS][r] = (q - st[S_DEALER] + n) % n
-            hand_rows[H_SEAT][r] = q
-            hand_rows[H_POINTS][r] = points[q]
-            hand_rows[H_CARDS_LEFT][r] = sv[at(q, SV_HAND_N)]
-            hand_rows[H_THREES][r] = threes[q]
-            hand_rows[H_COVERED][r] = covered[q]
-            hand_rows[H_HOME_RUN][r] = home[q] != 0
-            hand_rows[H_OUT][r] = is_out
-            hand_rows[H_PRESSURES][r] = sv[at(q, SV_H_PRESSURES)]
-            hand_rows[H_PPOINTS][r] = sv[at(q, SV_H_PPOINTS)]
-            hand_rows[H_DRAWS][r] = sv[at(q, SV_H_DRAWS)]
-            hand_rows[H_PLAYS][r] = sv[at(q, SV_H_PLAYS)]
-            hand_rows[H_TURNS][r] = st[S_TURNS]
-            hand_rows[H_REASON][r] = reason
     lp = log_reserve(G, EV_HAND_END, 3 + 2 * n)
     if lp >= 0:
         log = g.log
@@ -221,7 +194,59 @@ def finish_hand(G, game_row, hand_rows, row0, want_rows, stats):
         for q in range(n):
             log[lp + 3 + q] = points[q]
             log[lp + 3 + n + q] = sv[at(q, SV_TOTAL)]
-    return n if want_rows else 0
+
+
+@leaf
+def went_out(G, q):
+    """Whether seat q went out in the ended hand (1 or 0)."""
+    st = unpack(G).st
+    return 1 if st[S_REASON] == REASON_OUT and (
+        unpack(G).sv[at(q, SV_HAND_N)] == 0 or q == st[S_OUT]) else 0
+
+
+@kernel
+def write_hand_rows(G, game_row, hand_rows, row0):
+    """Write the scored hand's rows (one per seat, from row0; `score_hand` first); returns
+    their number. hand_rows: one array per column (`engine.new_hand_rows`), field f of
+    row r is hand_rows[f][r] (H_* fields), each in its dataset dtype: Parquet takes the
+    columns as the kernel wrote them, with no casts. game_row: the game's number. A
+    kernel of its own: the 18 arrays are passed only when rows are written."""
+    g = unpack(G)
+    R, st, sv, hands, tmp = g.rules, g.st, g.sv, g.hands, g.tmp
+    n = st[S_N]
+    if R[K_FAMILY] != FAMILY_CRATES:  # only the rows report 3s in Crazy Eights
+        for q in range(n):
+            for i in range(sv[at(q, SV_HAND_N)]):
+                if small(hands[q * 52 + i]) // 4 == R_3:
+                    tmp[TMP_THREES + q] += 1
+    for q in range(n):
+        r = row0 + q
+        hand_rows[H_GAME][r] = game_row
+        hand_rows[H_HAND][r] = st[S_HAND]
+        hand_rows[H_SIZE][r] = st[S_SIZE]
+        hand_rows[H_DEALER][r] = st[S_DEALER]
+        hand_rows[H_POS][r] = (q - st[S_DEALER] + n) % n
+        hand_rows[H_SEAT][r] = q
+        hand_rows[H_POINTS][r] = tmp[TMP_POINTS + q]
+        hand_rows[H_CARDS_LEFT][r] = sv[at(q, SV_HAND_N)]
+        hand_rows[H_THREES][r] = tmp[TMP_THREES + q]
+        hand_rows[H_COVERED][r] = tmp[TMP_COVERED + q]
+        hand_rows[H_HOME_RUN][r] = tmp[TMP_HOME + q] != 0
+        hand_rows[H_OUT][r] = went_out(G, q) != 0
+        hand_rows[H_PRESSURES][r] = sv[at(q, SV_H_PRESSURES)]
+        hand_rows[H_PPOINTS][r] = sv[at(q, SV_H_PPOINTS)]
+        hand_rows[H_DRAWS][r] = sv[at(q, SV_H_DRAWS)]
+        hand_rows[H_PLAYS][r] = sv[at(q, SV_H_PLAYS)]
+        hand_rows[H_TURNS][r] = st[S_TURNS]
+        hand_rows[H_REASON][r] = st[S_REASON]
+    return n
+
+
+@kernel
+def finish_hand(G, game_row, hand_rows, row0, stats):
+    """`score_hand`, then `write_hand_rows` from row0; returns the rows written."""
+    score_hand(G, stats)
+    return write_hand_rows(G, game_row, hand_rows, row0)
 
 @kernel
 def game_over(G, hand_no):

@@ -186,7 +186,7 @@ class Table:
                 raise CratesError(f"seat {int(G[nb.S_ERR_SEAT])} made an illegal choice")
             if G[nb.S_REASON] == C.REASON_PAUSE:
                 return
-            nb.finish_hand(G, 0, self._rows, 0, True, self._stats)
+            nb.finish_hand(G, 0, self._rows, 0, self._stats)
             self.hand_points.append([int(x) for x in self._rows[nb.H_POINTS]])
             if nb.game_over(G, self.hand):
                 nb.finish_game(G, self._games, self._wins, 0)
