@@ -199,9 +199,10 @@ def score_hand(G, stats):
 @leaf
 def went_out(G, q):
     """Whether seat q went out in the ended hand (1 or 0)."""
-    st = unpack(G).st
-    return 1 if st[S_REASON] == REASON_OUT and (
-        unpack(G).sv[at(q, SV_HAND_N)] == 0 or q == st[S_OUT]) else 0
+    g = unpack(G)
+    st = g.st
+    out = st[S_REASON] == REASON_OUT and (g.sv[at(q, SV_HAND_N)] == 0 or q == st[S_OUT])
+    return 1 if out else 0
 
 
 @kernel
