@@ -137,20 +137,15 @@ class Game:
 
     def show_scores(self):
         """Scoring of every hand finished since the last call, with 3-covering."""
-        from .replay import scoring_text
+        from .replay import follow_hands, scoring_text
 
         events = self.table.events(self.names)
         R = self.table.rules.to_array()
         crates = self.table.rules.family == "crates"
         held, ended = [], []
         for ev in events[1:]:
-            if ev["ev"] == "deal":
-                held = [list(h) for h in ev["hands"]]
-            elif ev["ev"] == "play" and ev["card"] in held[ev["seat"]]:
-                held[ev["seat"]].remove(ev["card"])
-            elif ev["ev"] == "draw":
-                held[ev["seat"]].append(ev["card"])
-            elif ev["ev"] == "hand_end":
+            held = follow_hands(held, ev)
+            if ev["ev"] == "hand_end":
                 ended.append((ev, [list(h) for h in held]))
         for ev, cards in ended[self.hands_shown:]:
             self.console.rule(f"hand {ev['hand']} ends: {ev['reason']}")

@@ -210,6 +210,20 @@ def _cards(cards) -> str:
     return " ".join(sorted(cards, key=lambda c: (RANKS.index(c[0]), c[1]))) or "-"
 
 
+def follow_hands(held: list, ev: dict) -> list:
+    """The cards each seat holds (lists of card names) after event `ev` of a log, from
+    `held` before it: a deal sets them, a play takes the card out, a draw adds one. The
+    lists are updated in place (a deal returns new ones); before the first deal, `held`
+    is [] and stays so."""
+    if ev["ev"] == "deal":
+        return [list(h) for h in ev["hands"]]
+    if held and ev["ev"] == "play" and ev["card"] in held[ev["seat"]]:
+        held[ev["seat"]].remove(ev["card"])
+    elif held and ev["ev"] == "draw":
+        held[ev["seat"]].append(ev["card"])
+    return held
+
+
 def play_by_play(events) -> list[str]:
     """Lines of text describing every event of a log (as `read_log` returns it, checked)."""
     game = events[0]
@@ -222,8 +236,8 @@ def play_by_play(events) -> list[str]:
     held: list[list[str]] = []
     for ev in events[1:]:
         kind = ev["ev"]
+        held = follow_hands(held, ev)
         if kind == "deal":
-            held = [list(h) for h in ev["hands"]]
             out.append("")
             out.append(f"== Hand {ev['hand']}: seat {ev['dealer']} deals {ev['size']} cards; "
                        f"upcard {ev['upcard']}; stock {len(ev['stock'])} cards")
@@ -235,8 +249,6 @@ def play_by_play(events) -> list[str]:
             card = ev["card"]
             parse_card(card)
             effect = _effect(card, game, R)
-            if held and card in held[ev["seat"]]:
-                held[ev["seat"]].remove(card)
             text = f"   seat {ev['seat']} plays {card}"
             if ev.get("suit"):
                 text += f", calls {SUIT_NAMES[ev['suit']]}"
@@ -248,8 +260,6 @@ def play_by_play(events) -> list[str]:
                 text += "  — \"last card!\""
             out.append(text)
         elif kind == "draw":
-            if held:
-                held[ev["seat"]].append(ev["card"])
             out.append(f"   seat {ev['seat']} draws {ev['card']}  ({WHY_TEXT.get(ev['why'], ev['why'])})")
         elif kind == "pressure":
             tail = (f"; the pile is reshuffled into a stock of {len(ev['stock'])}"
@@ -297,4 +307,4 @@ def scoring_text(cards, R) -> str:
     return " + ".join(parts)
 
 
-__all__ = ["read_log", "play_by_play", "scoring_text", "SUITS"]
+__all__ = ["read_log", "play_by_play", "follow_hands", "scoring_text", "SUITS"]

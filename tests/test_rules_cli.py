@@ -133,3 +133,30 @@ def test_every_command_has_help():
         result = invoke(name, "--help")
         assert result.exit_code == 0 and len(result.output) > 200, name
         assert command.help, name
+
+
+def test_follow_hands_holds_what_the_engine_scored():
+    # the held cards that replay and `crates play` show at a hand's end are the cards the
+    # engine left in each hand: as many as its hand rows say, and in Crates the same score
+    import numpy as np
+
+    from crates_sim.cards import parse_card
+    from crates_sim.engine import run_games, trace_game
+    from crates_sim.replay import follow_hands
+    from crates_sim.rules import Rules
+    from crates_sim.scoring_nb import score_crates_hand
+
+    rules = Rules.preset("classic", 4)
+    specs = ["greedy", "random", "random", "random"]
+    rows = run_games(rules, specs, 3, 5, 1).hands
+    held, ends = [], []
+    for ev in trace_game(rules, specs, 3, 5)[1:]:
+        held = follow_hands(held, ev)
+        if ev["ev"] == "hand_end":
+            ends.append([len(h) for h in held])
+            for q, cards in enumerate(held):  # what the explanation scores, and the engine
+                hand = np.array([parse_card(c) for c in cards], dtype=np.int64)
+                points = score_crates_hand(rules.to_array(), hand, len(hand),
+                                           np.zeros(max(1, len(hand)), dtype=np.int64))[0]
+                assert points == ev["points"][q]
+    assert np.array_equal(np.array(ends).ravel(), rows["cards_left"])
