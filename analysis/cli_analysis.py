@@ -240,9 +240,11 @@ def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet, sch
 @click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--overwrite", is_flag=True, help="Replace a different tune in OUT.")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 def tune(strategy, rules, against, params, budget, games, popsize, sigma, validate_games, seed, out,
-         overwrite, workers, quiet):
+         overwrite, workers, scheduler, quiet):
     """Tune a strategy's parameters with CMA-ES against a field of strategies.
 
     STRATEGY is a spec whose declared parameters are searched (`crates strategies`);
@@ -261,6 +263,7 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
           --budget 300 --games-per-eval 4000 --seed 1 --out tune/w
       crates tune weights:w0=1 --params w3,w5,w7 --against greedy --no-partnerships --out tune/w357
       crates tune "keep3" --against greedy,dump3 --budget 60 --games-per-eval 2000 --out tune/k3
+      crates tune weights --against greedy --scheduler tcp://10.0.0.5:8786 --out tune/w
     """
     import sys
 
@@ -275,7 +278,7 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
     res = run_tune(rules, strategy, against, out, budget, games, names, popsize, sigma, validate_games, seed,
                    _workers(workers), overwrite=overwrite,
                    echo=lambda s: None if quiet else click.echo(s, err=True),
-                   progress=not quiet and sys.stderr.isatty())
+                   progress=not quiet and sys.stderr.isatty(), scheduler=scheduler)
     click.echo(f"{res['generations']} generations x {res['popsize']} candidates ({res['ran']} run now, "
                f"{res['resumed']} done before) x {games:,} deals; search {res['search_seconds']:.1f} s, "
                f"this run {res['wall']:.1f} s ({rules.describe()}, {rules.players} players)")

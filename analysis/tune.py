@@ -208,7 +208,8 @@ def measures(arr) -> dict:
 
 
 # ------------------------------------------------------------------ the folder
-def command(rules, strategy, against, params, budget, games, popsize, sigma, validate, seed, out) -> str:
+def command(rules, strategy, against, params, budget, games, popsize, sigma, validate, seed, out,
+            scheduler: str | None = None) -> str:
     args = ["crates", "tune", strategy, "--against", ",".join(against)]
     if params:
         args += ["--params", ",".join(params)]
@@ -221,6 +222,8 @@ def command(rules, strategy, against, params, budget, games, popsize, sigma, val
     if sigma != SIGMA:
         args += ["--sigma", f"{sigma:g}"]
     args += ["--validate-games", str(validate), "--seed", str(seed), "--out", str(out)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
     return shlex.join(args)
 
 
@@ -283,8 +286,12 @@ def _read_rows(path: Path, generations: int) -> list[dict]:
 def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int = 4000,
          params: list[str] | None = None, popsize: int | None = None, sigma: float = SIGMA,
          validate_games: int = 20000, seed: int = 0, workers: int | None = None,
-         overwrite: bool = False, echo=print, progress: bool = False) -> dict:
-    """Run (or resume) the search, validate its result; write best.txt, tune.csv, tune.html."""
+         overwrite: bool = False, echo=print, progress: bool = False,
+         scheduler: str | None = None) -> dict:
+    """Run (or resume) the search, validate its result; write best.txt, tune.csv, tune.html.
+
+    scheduler: play each generation's blocks on Dask ("tcp://HOST:PORT" or "local:K"), as
+    sweep and compare do; the results are the same as on local workers."""
     import cma
 
     from crates_sim.dataset import write_json_atomic
@@ -320,7 +327,8 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     out = Path(out)
     ident = _identity(rules, base, dims, field, games, lam, sigma, seed)
     saved = _load_state(out, ident, overwrite)
-    cmd = command(rules, strategy, field, params, budget, games, popsize, sigma, validate_games, seed, out)
+    cmd = command(rules, strategy, field, params, budget, games, popsize, sigma, validate_games, seed, out,
+                  scheduler)
     s_seed, v_seed = derive_seed(seed, SEARCH), derive_seed(seed, VALIDATE)
     generations = math.ceil(budget / lam)
     try:
@@ -357,7 +365,7 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     bar = Progress(todo * per_gen + v_total, enabled=progress)
     t_start = time.perf_counter()
     try:
-        with make_backend(None, workers) as backend:
+        with make_backend(scheduler, None if scheduler else workers) as backend:
             if not saved:
                 save("running")
             while done < generations and not stopped:

@@ -108,6 +108,7 @@ class DaskBackend:
         tasks = list(tasks)
         run_id = uuid.uuid4().hex[:8]
         by_key = {}
+        self.futures = []  # this run's only: a backend may run many batches (`crates tune`)
         for i, task in enumerate(tasks):
             index = getattr(task, "index", i)
             fut = self.client.submit(fn, task, key=f"crates-chunk-{index:06d}-{run_id}",
@@ -115,7 +116,7 @@ class DaskBackend:
             by_key[fut.key] = task
             self.futures.append(fut)
         try:
-            for fut in d.as_completed(self.futures):
+            for fut in d.as_completed(list(self.futures)):
                 result = fut.result()
                 yield by_key[fut.key], result
                 fut.release()

@@ -126,3 +126,21 @@ def test_without_distributed_says_how_to_install(tmp_path, monkeypatch):
     res = crates("simulate", *ARGS, "--scheduler", "local:2", "--out", tmp_path / "x")
     assert res.exit_code == 2
     assert res.stderr == "Error: the Dask backend needs the optional extra: pip install 'crates-sim[dask]'\n"
+
+
+def test_tune_on_dask_finds_what_local_workers_find(tmp_path):
+    # the same search on a local Dask cluster: every evaluation and the validation agree
+    import pandas as pd
+
+    tiny = ["weights", "--against", "greedy", "--popsize", "4", "--budget", "4",
+            "--games-per-eval", "20", "--validate-games", "40", "--seed", "3", "-q"]
+    local = CliRunner().invoke(cli, ["tune", *tiny, "--workers", "1", "--out", str(tmp_path / "a")])
+    assert local.exit_code == 0, local.output
+    res = CliRunner().invoke(cli, ["tune", *tiny, "--scheduler", "local:2", "--out", str(tmp_path / "b")])
+    assert res.exit_code == 0, res.output
+    a, b = (pd.read_csv(tmp_path / d / "tune.csv") for d in ("a", "b"))
+    assert len(a) == 4 and a.drop(columns=["seconds"], errors="ignore").equals(
+        b.drop(columns=["seconds"], errors="ignore"))
+    assert (tmp_path / "a" / "best.txt").read_text() == (tmp_path / "b" / "best.txt").read_text()
+    state = json.loads((tmp_path / "b" / "tune.json").read_text())
+    assert "--scheduler local:2" in state["command"]
