@@ -32,7 +32,7 @@ from .strategy_ids import (
     WEIGHTS,
 )
 
-__all__ = ["N_INLINE", "choose_nb", "choose_random", "is_inline", "reads_seats"]
+__all__ = ["N_INLINE", "choose_nb", "choose_greedy", "choose_random", "is_inline", "reads_seats"]
 
 
 @leaf
@@ -58,6 +58,12 @@ def choose_random(params, obs, hand, pile, options, rng):
     """The built-in random strategy's choice (the engine decides it inline, without
     filling the view: random reads only the phase)."""
     return random_nb(params, obs, hand, pile, options, rng)
+
+
+@leaf
+def choose_greedy(params, obs, hand, pile, options, rng):
+    """The built-in greedy strategy's choice (the engine decides it inline: `decide_fast`)."""
+    return greedy_nb(params, obs, hand, pile, options, rng)
 
 
 @leaf
