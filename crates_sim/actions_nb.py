@@ -23,10 +23,13 @@ from .cards import (
     SUIT0_CARDS,
     W_PENALTY,
 )
+from .indirect import call_decision
 from .jit import kernel, leaf
 from .log_nb import log_reserve
 from .rng_nb import shuffle_cards
 from .state_nb import (
+    ENG0,
+    ENGINE_PRESSURE,
     OPA0,
     RNG0,
     S_CAP_DUE,
@@ -173,6 +176,19 @@ def pressure(G, p):
     return True
 
 @kernel
+def pressure_entry(G, p, _unused):
+    """`pressure(G, p)` called by address (`pressured`), as an int (1: cards to draw)."""
+    return 1 if pressure(G, p) else 0
+
+
+@leaf
+def pressured(G, p):
+    """`pressure(G, p)` through the engine table: a pressure is rare, and its code (a
+    shuffle, the log) was inlined with `draw_one` at every place that draws."""
+    return call_decision(G[ENG0 + ENGINE_PRESSURE], G, p, 0)
+
+
+@kernel
 def draw_one(G, p, why):
     """Seat p draws the top card (pressure first if the stock is empty). False: no card."""
     g = unpack(G)
@@ -182,7 +198,7 @@ def draw_one(G, p, why):
     if st[S_STOCK_N] == 0:
         if R[K_FAMILY] != FAMILY_CRATES:
             return False
-        if not pressure(G, p):
+        if pressured(G, p) == 0:
             return False
     take_top(G, p, why)
     return True

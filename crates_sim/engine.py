@@ -144,6 +144,7 @@ def engine_table() -> np.ndarray:
 
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
+        table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
         _ENGINE_TABLE.append(table)
     return _ENGINE_TABLE[0]
 

@@ -24,7 +24,8 @@ statistics T_*, the illegal-choice record ERR_*).
     fn       int64[8]              per seat: the address of its decision adapter, for a
                                    strategy not compiled into the engine (a user's, pimc)
     engine   int64[N_ENGINE]       addresses of engine kernels called by address
-                                   (ENGINE_PLAY_ON: `play_on`), see `engine.engine_table`
+                                   (ENGINE_PLAY_ON: `play_on`, ENGINE_PRESSURE:
+                                   `actions_nb.pressure_entry`), see `engine.engine_table`
     tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
     deck     int64[52]             the rules' deck in card order, G[DECK0:DECK0 + S_DECK_N]
                                    (built once: a hand's shuffle starts from a copy)
@@ -129,6 +130,7 @@ FN0 = STR0 + 8  # decision adapter addresses per seat (0: none)
 ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
 N_ENGINE = 4
 ENGINE_PLAY_ON = 0
+ENGINE_PRESSURE = 1
 TMP0 = ENG0 + N_ENGINE
 DECK0 = TMP0 + 256
 R0 = DECK0 + 52
