@@ -363,28 +363,34 @@ def main(argv=None):
     print(f"{'preset':<18} {'strategy':<8} {'1 core g/s':>11} {f'{cpus} cores g/s':>13} "
           f"{'steady':>8} {'x 1 core':>8} {'ns/turn':>8} {'peak RSS MB':>12}")
     ns_of = {}
+    greedy_ns = {}
     for preset in PRESETS:
         rules = Rules.preset(preset, PLAYERS[preset])
         for strategy in ("random", "greedy"):
             rate1, ns = one_core(rules, strategy, args.games)
             if strategy == "random":
                 ns_of[preset] = ns
+            else:
+                greedy_ns[preset] = ns
             # a long run: at least ~4 s on all cores, so that its start and its last
             # chunks do not decide the steady rate (the rate of the long runs it stands for)
             rate_all, steady = all_cores(rules, strategy,
                                          max(args.games * 10, int(rate1 * cpus * STEADY_SECONDS)))
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {steady:>8,.0f} "
-                  f"{steady / rate1:>8.2f} {ns:>8.0f} {peak_rss_mb():>12.0f}", flush=True)
+                  f"{steady / rate1:>8.2f} {ns:>8.1f} {peak_rss_mb():>12.0f}", flush=True)
+    print("greedy per turn over random: " + ", ".join(
+        f"{preset} {greedy_ns[preset] / ns_of[preset] - 1:+.0%}" for preset in PRESETS))
     tight = tight_loop_ns()
-    print(f"\ntight loop (basic Crazy Eights, arrays, random legal card): {tight:.0f} ns/turn; "
+    print(f"\ntight loop (basic Crazy Eights, arrays, random legal card): {tight:.1f} ns/turn; "
           f"crates-sim random: classic {ns_of['classic'] / tight:.2f}x it, crazy-eights "
-          f"{ns_of['crazy-eights'] / tight:.2f}x")
+          f"{ns_of['crazy-eights'] / tight:.2f}x, very-crazy-eights "
+          f"{ns_of['very-crazy-eights'] / tight:.2f}x")
     examples = Path(__file__).resolve().parent.parent / "examples" / "strategies.py"
     rules = Rules.preset("classic", 4)
     for spec in ("greedy", f"{examples}:greedy_again"):
         rate1, ns = one_core(rules, spec, args.games)
         label = "user greedy_again (calls greedy)" if spec != "greedy" else "greedy"
-        print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.0f} ns/turn")
+        print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.1f} ns/turn")
     env_step_us(False, 1)  # warm up
     raw, wrapped, uno = env_step_us(False), env_step_us(True), rlcard_uno_step_us()
     print(f"\nPettingZoo env, random agent at every seat (classic 4p): raw_env {raw:.1f} us/step, "
@@ -403,11 +409,14 @@ def main(argv=None):
         print("  " + line)
     runs = [(1_000_000, "games"), (1_000_000, "hands")] if args.big else []
     runs += [(10_000_000, "games")] if args.huge else []
+    wall = {}
     for games, detail in runs:
         dt, peak = big_run(games, detail)
+        wall[games, detail] = dt
         print(f"{games:,} classic 4p partnership games, random, --detail {detail}: "
-              f"{dt:.1f} s ({games / dt:,.0f} games/s), peak RSS of all processes {peak:,.0f} MB",
-              flush=True)
+              f"{dt:.1f} s ({games / dt:,.0f} games/s), peak RSS of all processes {peak:,.0f} MB"
+              + (f" ({dt / wall[games, 'games'] - 1:+.0%} over --detail games)"
+                 if detail == "hands" and (games, "games") in wall else ""), flush=True)
 
 
 if __name__ == "__main__":
