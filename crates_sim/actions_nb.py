@@ -177,7 +177,8 @@ def pressure(G, p):
 
 @kernel
 def pressure_entry(G, p, _unused):
-    """`pressure(G, p)` called by address (`pressured`), as an int (1: cards to draw)."""
+    """`pressure(G, p)` called by address (`pressured`), as an int (1: cards to draw); the
+    third argument only fills the signature of a call by address (`indirect.DECISION_ARGS`)."""
     return 1 if pressure(G, p) else 0
 
 

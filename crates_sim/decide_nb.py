@@ -356,8 +356,10 @@ def call_suit(G, p, card, cur_suit, phase):
 
 @leaf
 def call_fast(G, p, card, cur_suit, phase):
-    """`call_suit`, with a random seat's call made here (`random_choice`): the kernel
-    call cost more than the call itself."""
+    """`call_suit`, with a random or greedy seat's call made here (`random_choice`,
+    `greedy_choice`): the kernel call cost more than the call itself. (The test is
+    `decide_fast`'s, written out: a predicate shared by both measured 3% slower on Crazy
+    Eights turns, in 3 interleaved runs.)"""
     g = unpack(G)
     sid = g.strat[p]
     if g.st[S_FORCE] < 0:
