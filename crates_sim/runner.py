@@ -166,6 +166,11 @@ class InlineBackend:
         return self
 
     def __exit__(self, *exc):
+        # the chunks ran here: their hand-row buffer goes with the run (the engine is
+        # only looked up, not imported: a run with nothing left to do never loaded it)
+        engine = sys.modules.get(f"{__package__}.engine")
+        if engine is not None:
+            engine.release_rows()
         return False
 
     def run(self, fn, tasks):
