@@ -56,6 +56,7 @@ from .state_nb import (
     SV_H_PPOINTS,
     SV_H_PRESSURES,
     SV_HAND_N,
+    SV_HELD,
     SV_OWE,
     SV_PRESS_K,
     SV_TEAM,
@@ -213,6 +214,7 @@ def take_top(G, p, why):
     card = small(stock[small(st[S_STOCK_N])])
     hands[p * 52 + small(sv[at(p, SV_HAND_N)])] = card
     sv[at(p, SV_HAND_N)] += 1
+    sv[at(p, SV_HELD)] |= np.int64(1) << card
     sv[at(p, SV_H_DRAWS)] += 1
     # a card drawn after a void may be of that suit (branch-free: draws come at random)
     sv[at(p, SV_VOID_FREE)] += sv[at(p, SV_VOIDS)] != 0
@@ -264,6 +266,7 @@ def remove_card(G, p, card):
             return
     hands[p * 52 + where] = hands[p * 52 + n - 1]
     sv[at(p, SV_HAND_N)] = n - 1
+    sv[at(p, SV_HELD)] &= ~(np.int64(1) << card)
 
 @leaf
 def put_on_pile(G, p, card, call, announce):
@@ -301,6 +304,8 @@ def options_in(G, p, start, mask):
     g = unpack(G)
     hands, opts = g.hands, g.opts
     k = 0
+    if (g.sv[at(p, SV_HELD)] & mask) == 0:  # nothing to play (most draws): no scan
+        return k
     base = p * 52
     n = g.sv[at(p, SV_HAND_N)]
     if start == 0 and n <= SCAN:

@@ -82,6 +82,7 @@ from .state_nb import (
     SV_H_PPOINTS,
     SV_H_PRESSURES,
     SV_HAND_N,
+    SV_HELD,
     SV_OUT_ORDER,
     SV_OWE,
     SV_PRESS_K,
@@ -153,12 +154,15 @@ def lay_out(G, deck, d, hand_no):
         sv[at(q, SV_H_PPOINTS)] = 0
         sv[at(q, SV_VOIDS)] = 0
         sv[at(q, SV_VOID_FREE)] = 0
+        sv[at(q, SV_HELD)] = 0
     i = 0
     for j in range(size):
         q = dealer
         for _ in range(n):
             q = q + 1 if q + 1 < n else 0  # the dealer's left first (no division per card)
-            hands[nowrap(q * 52 + j)] = deck[nowrap(i)]
+            c = deck[nowrap(i)]
+            hands[nowrap(q * 52 + j)] = c
+            sv[at(q, SV_HELD)] |= np.int64(1) << c
             i += 1
     for q in range(n):
         sv[at(q, SV_HAND_N)] = size
@@ -210,6 +214,18 @@ def start_game(G, seed, game):
     st[S_GAME_OVER] = 0
 
 @kernel
+def held_from_hands(G):
+    """Set every seat's SV_HELD from its hand (for a position whose hands were written
+    directly)."""
+    g = unpack(G)
+    sv, hands = g.sv, g.hands
+    for q in range(g.st[S_N]):
+        held = np.int64(0)
+        for i in range(sv[at(q, SV_HAND_N)]):
+            held |= np.int64(1) << hands[q * 52 + i]
+        sv[at(q, SV_HELD)] = held
+
+@kernel
 def play_on(G):
     """Play the current hand on from the start of the current turn until it ends (first
     dealing hand st[S_DEAL] of game st[S_GAME] when it is set); returns the hand's turns.
@@ -221,6 +237,8 @@ def play_on(G):
         hand_no = st[S_DEAL]
         st[S_DEAL] = 0
         deal_hand(G, np.uint64(st[S_SEED]), st[S_GAME], hand_no)
+    else:  # a position (a table's turn, a search's deal of the hidden cards)
+        held_from_hands(G)
     crates = R[K_FAMILY] == FAMILY_CRATES
     snap = st[S_SNAP0]
     while st[S_ENDED] == 0:

@@ -78,8 +78,11 @@ NST = 48
 # that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
- SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE) = range(18)
-NSV = 18
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD) = range(19)
+NSV = 19
+# SV_HELD: the cards the seat holds as a card mask (bit c: card c), kept with its hand by
+# `lay_out`, `take_top` and `remove_card` (and rebuilt by `play_on` for a position it is
+# given): a turn with nothing to play is known from one AND (`actions_nb.options_in`)
 N_PARAMS = 8
 
 #: fields of a hand row (one per game x hand x seat)

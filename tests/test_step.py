@@ -97,3 +97,24 @@ def test_pimc_hints_come_with_the_mean_outcome_of_every_move():
     best = max(table.pending.options, key=lambda o: (values[o], -table.pending.options.index(o)))
     assert table.hint("pimc:samples=8") == best
     assert table.hint_values("greedy") is None
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 4), ("league", 3), ("serbian", 2),
+                                            ("crazy-eights", 4), ("very-crazy-eights", 3)])
+def test_every_seats_held_mask_is_its_hand_at_every_decision(preset, players):
+    """SV_HELD (the card mask that tells a turn with nothing to play from one AND) follows
+    every card into and out of every hand: deals, draws, plays, pressures, penalties."""
+    from crates_sim import engine_nb as nb
+
+    table = Table(Rules.preset(preset, players), [None] * players, seed=5, game=1)
+    checked = 0
+    while table.pending is not None:
+        core = table.pending._core
+        for q in range(players):
+            n = int(core[nb.SV0 + q * nb.NSV + nb.SV_HAND_N])
+            cards = core[nb.HD0 + q * 52:nb.HD0 + q * 52 + n]
+            held = int(core[nb.SV0 + q * nb.NSV + nb.SV_HELD])
+            assert held == sum(1 << int(c) for c in cards), (q, sorted(cards.tolist()))
+            checked += 1
+        table.act(table.hint("random"))
+    assert checked > 100
