@@ -10,6 +10,12 @@ The rules array (int64) that every kernel receives::
     [COUNT_ADD, COUNT_ADD + 52)     how much a card adds to a count (0: cannot answer one)
     [VALUE, VALUE + 52)             score value of a card left in hand
     [IN_DECK, IN_DECK + 52)         1 if the card is in the deck (remove_ranks)
+    COVERABLE                       the cards a 3 may cover (not a 3, not an E_WILD), a mask
+    [VCLASS_VALUE, + N_VCLASS)      the distinct card values, most valuable first (0: unused)
+    [VCLASS_CARDS, + N_VCLASS)      the cards of each of those values, a card mask
+
+The last three are derived from the per-card tables (`card_sets`): the scoring kernels
+work on the cards a seat holds as a mask (`scoring_nb`).
 
 Strategy actions: a card 0..51 to play, ``ACTION_DRAW`` (draw, or decline an optional
 count), ``ACTION_PASS`` (pass on an empty stock, Crazy Eights only).
@@ -54,7 +60,11 @@ EFFECT = N_KNOBS
 COUNT_ADD = EFFECT + 52
 VALUE = COUNT_ADD + 52
 IN_DECK = VALUE + 52
-RULES_LEN = IN_DECK + 52
+COVERABLE = IN_DECK + 52
+N_VCLASS = 13
+VCLASS_VALUE = COVERABLE + 1
+VCLASS_CARDS = VCLASS_VALUE + N_VCLASS
+RULES_LEN = VCLASS_CARDS + N_VCLASS
 
 FAMILY_CRATES, FAMILY_EIGHTS = 0, 1
 PEN_NEXT_TURN, PEN_FORFEIT, PEN_IMMEDIATE = 0, 1, 2
@@ -165,4 +175,19 @@ def encode_rules(rules) -> np.ndarray:
                 if r == rank and (suit is None or card % 4 == suit):
                     a[EFFECT + card] = effect
                     a[COUNT_ADD + card] = adds
+    card_sets(a)
     return a
+
+
+def card_sets(a) -> None:
+    """Fill the rules array's card sets from its per-card tables: COVERABLE, and the
+    cards grouped by value, most valuable first (VCLASS_*)."""
+    coverable = 0
+    for card in range(52):
+        if card // 4 != R_3 and a[EFFECT + card] != E_WILD:
+            coverable |= 1 << card
+    a[COVERABLE] = coverable
+    values = sorted({int(a[VALUE + card]) for card in range(52)}, reverse=True)
+    for i, v in enumerate(values):
+        a[VCLASS_VALUE + i] = v
+        a[VCLASS_CARDS + i] = sum(1 << card for card in range(52) if a[VALUE + card] == v)

@@ -5,10 +5,12 @@ Contract: kernels on G; card values come from the rules array (VALUE + card). Ea
 scoring lives here once: the engine and pimc both call these kernels.
 """
 
+import numpy as np
+
 from .actions_nb import add_to_unit
+from .bits import popcount
 from .cards import (
-    E_WILD,
-    EFFECT,
+    COVERABLE,
     EV_GAME_END,
     EV_HAND_END,
     FAMILY_CRATES,
@@ -18,13 +20,16 @@ from .cards import (
     K_PENALTY,
     K_SPARE3,
     K_TARGET,
+    N_VCLASS,
     PEN_FORFEIT,
     R_3,
+    RANK0_CARDS,
     REASON_CAP,
     REASON_COUNT_BACK,
     REASON_DEAD,
     REASON_OUT,
-    VALUE,
+    VCLASS_CARDS,
+    VCLASS_VALUE,
 )
 from .crates_nb import settle_penalties
 from .jit import kernel, leaf
@@ -73,6 +78,7 @@ from .state_nb import (
     SV_HAND_N,
     SV_HANDS,
     SV_HANDS_OUT,
+    SV_HELD,
     SV_HOME_RUNS,
     SV_TEAM,
     SV_TOTAL,
@@ -83,49 +89,68 @@ from .state_nb import (
     TMP_HOME,
     TMP_POINTS,
     TMP_THREES,
-    TMP_VALUES,
     at,
     small,
     unpack,
 )
 
+#: the 3s as a card mask
+THREE_CARDS = RANK0_CARDS << (4 * R_3)
 
-@kernel
-def score_crates_hand(R, hand, n, vals):
-    """(points, threes, covered, home_run) of a Crates hand of n cards: each 3 covers
-    (cancels) one of the most valuable other cards except 8s and scores 3; spare 3s
-    score K_SPARE3; a hand of 3s only is a home run, -50 per 3. Every caller scores by
-    this kernel (the engine, pimc's rollouts, `crates replay`'s explanation).
 
-    vals: scratch of at least n int64; on return vals[:covered] are the covered cards,
-    most valuable first."""
-    threes = 0
-    others = 0  # the coverable cards (not 3, not 8), in vals[:others]
+@leaf
+def held_value(R, held):
+    """The card values of the cards in the mask `held`, summed (a count per value class of
+    the rules, VCLASS_*: no loop over the cards, no branch)."""
     total = 0
-    for i in range(n):  # one pass, without branches (whether a card is a 3 is random)
-        c = small(hand[i])
-        three = c // 4 == R_3
-        threes += three
-        total += 0 if three else R[VALUE + c]
-        vals[others] = c
-        others += not three and R[EFFECT + c] != E_WILD
+    for i in range(N_VCLASS):
+        total += R[VCLASS_VALUE + i] * popcount(held & R[VCLASS_CARDS + i])
+    return total
+
+
+@leaf
+def score_crates_held(R, held):
+    """(points, threes, covered, home_run) of a Crates hand holding the cards of the mask
+    `held`: each 3 covers (cancels) one of the most valuable other cards except 8s
+    (R[COVERABLE]) and scores 3; spare 3s score K_SPARE3; a hand of 3s only is a home
+    run, -50 per 3. Every caller scores by this kernel (the engine, pimc's rollouts, and
+    through `score_crates_hand` `crates replay`'s explanation)."""
+    threes = popcount(held & THREE_CARDS)
+    n = popcount(held)
     if n == 0:
         return 0, 0, 0, 0
     if threes == n:
         return -50 * threes, threes, 0, 1
-    # cover the most valuable first, by selection
-    covered = min(threes, others)
-    for j in range(covered):
-        best = j
-        for i in range(j + 1, others):
-            if R[VALUE + vals[i]] > R[VALUE + vals[best]]:
-                best = i
-        tmp = vals[j]
-        vals[j] = vals[best]
-        vals[best] = tmp
-        total -= R[VALUE + vals[j]]
-    total += 3 * covered + R[K_SPARE3] * (threes - covered)
+    total = held_value(R, held & ~THREE_CARDS)
+    left = threes
+    coverable = held & R[COVERABLE]
+    for i in range(N_VCLASS):  # the most valuable first: as many as the 3s left cover
+        c = min(left, popcount(coverable & R[VCLASS_CARDS + i]))
+        total -= c * R[VCLASS_VALUE + i]
+        left -= c
+    covered = threes - left
+    total += 3 * covered + R[K_SPARE3] * left
     return total, threes, covered, 0
+
+
+@kernel
+def score_crates_hand(R, hand, n, vals):
+    """`score_crates_held` for the n cards hand[:n], which also writes the covered cards
+    into vals (scratch of at least n int64): vals[:covered], most valuable first (of
+    equal values, the lowest card first)."""
+    held = np.int64(0)
+    for i in range(n):
+        held |= np.int64(1) << hand[i]
+    points, threes, covered, home = score_crates_held(R, held)
+    coverable = held & R[COVERABLE]
+    k = 0
+    for i in range(N_VCLASS):
+        for card in range(52):
+            if k < covered and (coverable & R[VCLASS_CARDS + i]) >> card & 1:
+                vals[k] = card
+                k += 1
+    return points, threes, covered, home
+
 
 @kernel
 def eights_payout(G, out):
@@ -133,13 +158,12 @@ def eights_payout(G, out):
     left in the other hands, divided by the number of other players and rounded half
     up (the rule of every Crazy Eights preset here)."""
     g = unpack(G)
-    R, sv, hands = g.rules, g.sv, g.hands
+    R, sv = g.rules, g.sv
     n = g.st[S_N]
-    s = 0
+    others = np.int64(0)
     for q in range(n):
-        if q != out:
-            for i in range(sv[at(q, SV_HAND_N)]):
-                s += R[VALUE + small(hands[q * 52 + i])]
+        others |= sv[at(q, SV_HELD)] if q != out else 0
+    s = held_value(R, others)
     return (2 * s + (n - 1)) // (2 * (n - 1))
 
 
@@ -149,7 +173,7 @@ def score_hand(G, stats):
     each seat's points, 3s (Crates), covered 3s and home run stay in tmp[TMP_POINTS:...]
     for `write_hand_rows`."""
     g = unpack(G)
-    R, st, sv, hands = g.rules, g.st, g.sv, g.hands
+    R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
     crates = R[K_FAMILY] == FAMILY_CRATES
     reason = st[S_REASON]
@@ -164,7 +188,7 @@ def score_hand(G, stats):
         tmp[i] = 0
     if crates:
         for q in range(n):
-            pts, t, cv, hr = score_crates_hand(R, hands[q * 52:q * 52 + 52], sv[at(q, SV_HAND_N)], tmp[TMP_VALUES:TMP_VALUES + 64])
+            pts, t, cv, hr = score_crates_held(R, sv[at(q, SV_HELD)])
             points[q] = pts
             threes[q] = t
             covered[q] = cv

@@ -61,7 +61,7 @@ from .cards import (
 from .drivers_nb import hand_played
 from .jit import allocating, kernel, leaf
 from .rng_nb import seed_stream
-from .scoring_nb import eights_payout, score_crates_hand
+from .scoring_nb import eights_payout, score_crates_held
 from .state_nb import (
     ENG0,
     HD0,
@@ -93,6 +93,7 @@ from .state_nb import (
     SV_G_PPOINTS,
     SV_G_PRESSURES,
     SV_HAND_N,
+    SV_HELD,
     SV_OUT_ORDER,
     SV_OWE,
     SV_PRESS_K,
@@ -100,7 +101,6 @@ from .state_nb import (
     SV_TOTAL,
     SV_VOID_FREE,
     SV_VOIDS,
-    TMP_VALUES,
     at,
     new_state,
     stream,
@@ -240,7 +240,7 @@ def hand_value(G, me, base_ppoints):
     opponents' hand points and pressure points since base_ppoints (per opponent unit)
     minus its own side's; in Crazy Eights the payout, won or paid."""
     g = unpack(G)
-    R, st, sv, hands, tmp = g.rules, g.st, g.sv, g.hands, g.tmp
+    R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
     if R[K_FAMILY] == FAMILY_CRATES:
         mine = 0.0
@@ -248,9 +248,7 @@ def hand_value(G, me, base_ppoints):
         n_theirs = 0
         my_team = sv[at(me, SV_TEAM)]
         for q in range(n):
-            pts, _, _, _ = score_crates_hand(R, hands[q * 52:q * 52 + 52],
-                                             sv[at(q, SV_HAND_N)],
-                                             tmp[TMP_VALUES:TMP_VALUES + 64])
+            pts, _, _, _ = score_crates_held(R, sv[at(q, SV_HELD)])
             cost = pts + sv[at(q, SV_G_PPOINTS)] - base_ppoints[q]
             if sv[at(q, SV_TEAM)] == my_team:
                 mine += cost

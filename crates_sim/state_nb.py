@@ -107,10 +107,8 @@ ERR_SEEN = 8
 N_SEEN = 64
 N_ERR = ERR_SEEN + N_SEEN + 8
 #: scratch slots (tmp[TMP_*]): a deck being dealt; per-seat points, threes, covered
-#: threes and home runs of a hand being scored; card values being sorted; the seen part
-#: of the illegal-choice record
+#: threes and home runs of a hand being scored; the seen part of the illegal-choice record
 TMP_DECK, TMP_POINTS, TMP_THREES, TMP_COVERED, TMP_HOME = 0, 64, 72, 80, 88
-TMP_VALUES = 128
 TMP_SEEN = 192
 #: a paused decision of an outside agent: its hand, the pile and the options as they
 #: were (the hand's code runs on a little after the pause; these do not change)

@@ -75,3 +75,49 @@ def test_score_details():
 ])
 def test_score_spare_three(cards, spare, points):
     assert score(cards, spare_three=spare)[0] == points
+
+
+def _reference(R, cards):
+    """The covering rule as RULES.md §2.8 words it, written out card by card."""
+    from crates_sim import cards as C
+
+    threes = sum(1 for c in cards if c // 4 == C.R_3)
+    if not cards:
+        return 0, 0, 0, 0
+    if threes == len(cards):
+        return -50 * threes, threes, 0, 1
+    total = sum(int(R[C.VALUE + c]) for c in cards if c // 4 != C.R_3)
+    others = sorted((int(R[C.VALUE + c]) for c in cards
+                     if c // 4 != C.R_3 and R[C.EFFECT + c] != C.E_WILD), reverse=True)
+    covered = min(threes, len(others))
+    total -= sum(others[:covered])
+    total += 3 * covered + int(R[C.K_SPARE3]) * (threes - covered)
+    return total, threes, covered, 0
+
+
+@pytest.mark.parametrize("preset,knobs", [("classic", {}), ("league", {}),
+                                          ("serbian", {}), ("classic", {"spare_three": -7}),
+                                          ("classic", {"nine_wild": False})])
+def test_scoring_by_card_masks_is_the_rule_over_random_hands(preset, knobs):
+    """The kernel scores the cards a seat holds as a mask, by value classes; the covered
+    cards it lists are the most valuable coverable ones."""
+    from crates_sim import cards as C
+
+    R = Rules.preset(preset, 4, **knobs).to_array()
+    rng = np.random.default_rng(11)
+    threes = [c for c in range(52) if c // 4 == C.R_3]
+    for trial in range(3000):
+        n = int(rng.integers(0, 14))
+        cards = rng.choice(52, size=n, replace=False).tolist()
+        if trial % 3 == 0:  # many 3s: covering and spare threes
+            cards = list(dict.fromkeys(threes[:int(rng.integers(1, 5))] + cards))[:13]
+        hand = np.zeros(52, dtype=np.int64)
+        hand[:len(cards)] = cards
+        vals = np.zeros(52, dtype=np.int64)
+        got = tuple(int(x) for x in score_crates_hand(R, hand, len(cards), vals))
+        assert got == _reference(R, cards), cards
+        listed = [int(c) for c in vals[:got[2]]]
+        assert set(listed) <= set(cards) and all(R[C.EFFECT + c] != C.E_WILD and c // 4 != C.R_3
+                                                 for c in listed)
+        values = [int(R[C.VALUE + c]) for c in listed]
+        assert values == sorted(values, reverse=True)
