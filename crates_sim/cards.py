@@ -11,7 +11,8 @@ The rules array (int64) that every kernel receives::
     [VALUE, VALUE + 52)             score value of a card left in hand
     [IN_DECK, IN_DECK + 52)         1 if the card is in the deck (remove_ranks)
     COVERABLE                       the cards a 3 may cover (not a 3, not an E_WILD), a mask
-    [VCLASS_VALUE, + N_VCLASS)      the distinct card values, most valuable first (0: unused)
+    VCLASS_N                        how many distinct card values the rules have
+    [VCLASS_VALUE, + N_VCLASS)      those values, most valuable first (then 0: unused)
     [VCLASS_CARDS, + N_VCLASS)      the cards of each of those values, a card mask
 
 The last three are derived from the per-card tables (`card_sets`): the scoring kernels
@@ -61,8 +62,9 @@ COUNT_ADD = EFFECT + 52
 VALUE = COUNT_ADD + 52
 IN_DECK = VALUE + 52
 COVERABLE = IN_DECK + 52
+VCLASS_N = COVERABLE + 1
 N_VCLASS = 13
-VCLASS_VALUE = COVERABLE + 1
+VCLASS_VALUE = VCLASS_N + 1
 VCLASS_CARDS = VCLASS_VALUE + N_VCLASS
 RULES_LEN = VCLASS_CARDS + N_VCLASS
 
@@ -188,6 +190,7 @@ def card_sets(a) -> None:
             coverable |= 1 << card
     a[COVERABLE] = coverable
     values = sorted({int(a[VALUE + card]) for card in range(52)}, reverse=True)
+    a[VCLASS_N] = len(values)
     for i, v in enumerate(values):
         a[VCLASS_VALUE + i] = v
         a[VCLASS_CARDS + i] = sum(1 << card for card in range(52) if a[VALUE + card] == v)

@@ -20,7 +20,6 @@ from .cards import (
     K_PENALTY,
     K_SPARE3,
     K_TARGET,
-    N_VCLASS,
     PEN_FORFEIT,
     R_3,
     RANK0_CARDS,
@@ -29,6 +28,7 @@ from .cards import (
     REASON_DEAD,
     REASON_OUT,
     VCLASS_CARDS,
+    VCLASS_N,
     VCLASS_VALUE,
 )
 from .crates_nb import settle_penalties
@@ -103,7 +103,7 @@ def held_value(R, held):
     """The card values of the cards in the mask `held`, summed (a count per value class of
     the rules, VCLASS_*: no loop over the cards, no branch)."""
     total = 0
-    for i in range(N_VCLASS):
+    for i in range(R[VCLASS_N]):  # (the same count all run long: a predicted loop)
         total += R[VCLASS_VALUE + i] * popcount(held & R[VCLASS_CARDS + i])
     return total
 
@@ -124,10 +124,11 @@ def score_crates_held(R, held):
     total = held_value(R, held & ~THREE_CARDS)
     left = threes
     coverable = held & R[COVERABLE]
-    for i in range(N_VCLASS):  # the most valuable first: as many as the 3s left cover
-        c = min(left, popcount(coverable & R[VCLASS_CARDS + i]))
-        total -= c * R[VCLASS_VALUE + i]
-        left -= c
+    if left > 0:
+        for i in range(R[VCLASS_N]):  # the most valuable first: as many as the 3s left cover
+            c = min(left, popcount(coverable & R[VCLASS_CARDS + i]))
+            total -= c * R[VCLASS_VALUE + i]
+            left -= c
     covered = threes - left
     total += 3 * covered + R[K_SPARE3] * left
     return total, threes, covered, 0
@@ -144,7 +145,7 @@ def score_crates_hand(R, hand, n, vals):
     points, threes, covered, home = score_crates_held(R, held)
     coverable = held & R[COVERABLE]
     k = 0
-    for i in range(N_VCLASS):
+    for i in range(R[VCLASS_N]):
         for card in range(52):
             if k < covered and (coverable & R[VCLASS_CARDS + i]) >> card & 1:
                 vals[k] = card
