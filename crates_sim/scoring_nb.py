@@ -90,7 +90,6 @@ from .state_nb import (
     TMP_POINTS,
     TMP_THREES,
     at,
-    small,
     unpack,
 )
 
@@ -238,13 +237,11 @@ def write_hand_rows(G, game_row, hand_rows, row0):
     columns as the kernel wrote them, with no casts. game_row: the game's number. A
     kernel of its own: the 18 arrays are passed only when rows are written."""
     g = unpack(G)
-    R, st, sv, hands, tmp = g.rules, g.st, g.sv, g.hands, g.tmp
+    R, st, sv, tmp = g.rules, g.st, g.sv, g.tmp
     n = st[S_N]
     if R[K_FAMILY] != FAMILY_CRATES:  # only the rows report 3s in Crazy Eights
         for q in range(n):
-            for i in range(sv[at(q, SV_HAND_N)]):
-                if small(hands[q * 52 + i]) // 4 == R_3:
-                    tmp[TMP_THREES + q] += 1
+            tmp[TMP_THREES + q] = popcount(sv[at(q, SV_HELD)] & THREE_CARDS)
     for q in range(n):
         r = row0 + q
         hand_rows[H_GAME][r] = game_row

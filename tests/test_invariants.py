@@ -7,6 +7,7 @@ from log_check import check_log
 from crates_sim import Rules
 from crates_sim.cards import CRATES_HAND_SIZES
 from crates_sim.engine import run_games, trace_game
+from crates_sim.replay import follow_hands
 from crates_sim.schema import REASONS
 
 CASES = [
@@ -74,13 +75,24 @@ def test_logs_conserve_cards_and_agree_with_fast_path(preset, players, partnersh
     rules = _rules(preset, players, partnerships)
     specs = ["random", "greedy"] * players
     specs = specs[:players]
-    res = run_games(rules, specs, seed=5, game_start=0, n_games=6)
+    res = run_games(rules, specs, seed=5, game_start=0, n_games=6, detail="hands")
+    rows = res.hands
     for game in range(6):
         events = trace_game(rules, specs, seed=5, game=game)
         counts = check_log(events)
         assert counts["deal"] == res.games["hands"][game * players]
         end = events[-1]
         assert end["totals"] == res.games["total"][game * players:(game + 1) * players].tolist()
+        # each hand's rows hold the cards and 3s the log leaves in every hand
+        held = []
+        for ev in events:
+            held = follow_hands(held, ev)
+            if ev["ev"] == "hand_end":
+                mine = (rows["game"] == game) & (rows["hand"] == ev["hand"])
+                order = np.argsort(rows["seat"][mine])
+                assert rows["cards_left"][mine][order].tolist() == [len(h) for h in held]
+                assert rows["threes_left"][mine][order].tolist() == [
+                    sum(c[0] == "3" for c in h) for h in held]
 
 
 def test_pressures_and_dead_hands_happen_and_check_out():
