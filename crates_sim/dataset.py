@@ -56,6 +56,14 @@ INT_ENCODING = "DELTA_BINARY_PACKED"
 HAND_PLAIN_COLUMNS = frozenset({"game", "hand", "size", "dealer", "pos", "seat", "turns",
                                 "pressures", "pressure_points", "rotation", "entry", "team"})
 STATISTICS = ["game", "hand", "seat"]
+#: Arrow hands the encoder this many rows at a time (its default, 1,024, costs a call per
+#: column every 1,024 rows), and a file's row groups hold up to ROW_GROUP_ROWS rows (a
+#: default chunk's 1.2M hand rows in one group, not two). Measured on a 20,000-game classic
+#: chunk's hands/ file, in memory: written in 69 ms, not 75-77, the same 7.4 MB, and read
+#: back by polars in 33 ms, not 45. To a file (fsync included), with Arrow's own file
+#: (`_write_atomic`), interleaved on a busier day: 88-92 ms against 96-105.
+WRITE_BATCH_ROWS = 65536
+ROW_GROUP_ROWS = 4_000_000
 
 
 def chunk_name(index: int) -> str:
@@ -196,11 +204,17 @@ def is_tmp(name: str) -> bool:
 
 def _write_atomic(path: Path, mode: str, write) -> None:
     """Call write(fh) on a temporary file beside `path`, fsync, rename it over `path`;
-    on any error the temporary file is removed and the error re-raised."""
+    on any error the temporary file is removed and the error re-raised. Mode "arrow": fh
+    is Arrow's own file (`pa.OSFile`), whose writes do not pass through Python (measured:
+    a 7.5 MB hands/ file written 6 ms sooner, with 5-7 ms less CPU)."""
     path = Path(path)
     tmp = tmp_path(path)
     try:
-        with open(tmp, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as fh:
+        if mode == "arrow":
+            fh = pa.OSFile(str(tmp), "wb")
+        else:
+            fh = open(tmp, mode, **({} if "b" in mode else {"encoding": "utf-8"}))
+        with fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
@@ -227,9 +241,10 @@ def write_parquet_atomic(table: pa.Table, path: Path, plain=frozenset()) -> None
 
     def write(fh):
         pq.write_table(table, fh, compression=compression, use_dictionary=dictionary,
-                       column_encoding=encoding, write_statistics=statistics)
+                       column_encoding=encoding, write_statistics=statistics,
+                       write_batch_size=WRITE_BATCH_ROWS, row_group_size=ROW_GROUP_ROWS)
 
-    _write_atomic(path, "wb", write)
+    _write_atomic(path, "arrow", write)
 
 
 def write_json_atomic(data: dict, path: Path) -> None:
