@@ -22,7 +22,7 @@ from .cards import (
     REASON_OUT,
 )
 from .decide_nb import decide_fast, play_chosen
-from .jit import kernel
+from .jit import inline_once, kernel
 from .state_nb import (
     S_COUNT,
     S_ENDED,
@@ -72,7 +72,7 @@ def draw_count(G, p):
     if st[S_ENDED] == 0:
         count_resolved(G)
 
-@kernel
+@inline_once
 def count_turn(G, p):
     """Seat p faces an active count: answer it with a 2 or A (Crates) / a 2 (VCE), or draw."""
     g = unpack(G)

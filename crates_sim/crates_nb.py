@@ -52,7 +52,7 @@ from .cards import (
     W_SIX_FAIL,
     W_VOLUNTARY,
 )
-from .counts_nb import count_turn, draw_count
+from .counts_nb import draw_count
 from .decide_nb import call_suit, decide_fast, play_chosen
 from .jit import inline_once, kernel, leaf
 from .log_nb import log_call
@@ -165,7 +165,8 @@ def crates_play_step(G, p, again):
 
 @inline_once
 def crates_turn(G, p):
-    """Seat p's whole turn under the Crates rules."""
+    """Seat p's whole turn under the Crates rules; True (nothing done) when p faces a
+    count: the caller then makes p's `count_turn` (one call site in `play_on`)."""
     g = unpack(G)
     R, st, sv = g.rules, g.st, g.sv
     if st[S_AGAIN] == 0:
@@ -173,24 +174,23 @@ def crates_turn(G, p):
             sv[at(p, SV_OWE)] = 0
             draw_n(G, p, 2, W_PENALTY)
             if st[S_ENDED] != 0:
-                return
+                return False
             if R[K_PENALTY] == PEN_FORFEIT:
                 if st[S_COUNT] > 0:
                     draw_count(G, p)
                     if st[S_ENDED] != 0:
-                        return
+                        return False
                 advance(G, p, 1)
-                return
+                return False
         if st[S_COUNT] > 0:
-            count_turn(G, p)
-            return
+            return True  # a count: `count_turn`, which the caller makes
     again = st[S_AGAIN]
     while True:
         st[S_AGAIN] = 0
         if crates_play_step(G, p, again) == 0:
-            return
+            return False
         if st[S_ENDED] != 0:
-            return
+            return False
         again = 1
         st[S_AGAIN] = 1
 

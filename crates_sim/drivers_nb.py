@@ -21,6 +21,7 @@ from .cards import (
     K_PLAYERS,
     REASON_CAP,
 )
+from .counts_nb import count_turn
 from .crates_nb import crates_turn, crates_upcard
 from .eights_nb import eights_turn
 from .indirect import call_on_state
@@ -248,9 +249,11 @@ def play_on(G):
         p = small(st[S_TURN])
         st[S_LAST] = p
         if crates:
-            crates_turn(G, p)
+            counted = crates_turn(G, p)
         else:
-            eights_turn(G, p)
+            counted = eights_turn(G, p)
+        if counted:  # p faces a count: one call site, so `count_turn` is inlined once
+            count_turn(G, p)
         if st[S_CAP_DUE] != 0:  # a going-out play resolved: a cap reached meanwhile applies
             st[S_CAP_DUE] = 0
             if st[S_TURNS] >= R[K_MAX_TURNS]:

@@ -36,7 +36,6 @@ from .cards import (
     W_VCE_QUEEN,
     W_VOLUNTARY,
 )
-from .counts_nb import count_turn
 from .decide_nb import decide_fast, play_chosen
 from .jit import inline_once, kernel, leaf
 from .log_nb import log_reserve
@@ -95,12 +94,12 @@ def eights_play(G, p, card):
 
 @inline_once
 def eights_turn(G, p):
-    """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited)."""
+    """Seat p's whole turn under the Crazy Eights rules (draw_rule one/must_play/unlimited);
+    True (nothing done) when p faces a count: the caller then makes p's `count_turn`."""
     g = unpack(G)
     R, st, sv, opts = g.rules, g.st, g.sv, g.opts
     if st[S_COUNT] > 0:
-        count_turn(G, p)
-        return
+        return True  # a count: `count_turn`, which the caller makes
     rule = R[K_DRAW_RULE]
     voluntary = rule == DRAW_UNLIMITED or (rule == DRAW_ONE and R[K_DRAW_WHEN_ABLE] != 0)
     start = 0  # the first card of the hand that may match (see below)
@@ -110,14 +109,14 @@ def eights_turn(G, p):
         if k == 0:
             if empty:
                 pass_turn(G, p)
-                return
+                return False
             note_void(G, p)
             draw_fast(G, p, W_CANT_PLAY)
             st[S_PASSES] = 0
             if rule == DRAW_ONE:
                 if st[S_ENDED] == 0:
                     advance(G, p, 1)
-                return
+                return False
             # no card matched and the top is the same: only the drawn card may match now
             start = sv[at(p, SV_HAND_N)] - 1
             continue
@@ -126,10 +125,10 @@ def eights_turn(G, p):
             k += 1
         choice = decide_fast(G, p, PH_PLAY, k, -1)
         if st[S_ENDED] != 0:
-            return
+            return False
         if choice == ACTION_PASS:
             pass_turn(G, p)
-            return
+            return False
         if choice == ACTION_DRAW:
             draw_one(G, p, W_VOLUNTARY)
             start = 0  # some cards matched: look at them all again
@@ -137,7 +136,8 @@ def eights_turn(G, p):
             if rule == DRAW_ONE:
                 if st[S_ENDED] == 0:
                     advance(G, p, 1)
-                return
+                return False
             continue
         eights_play(G, p, choice)
-        return
+        return False
+    return False
