@@ -1,12 +1,16 @@
-"""Bit counting for card masks (bit c: card c) in the kernels.
+"""Card masks (bit c: card c) in the kernels: counting their bits, making one from cards.
 
 Contract: `popcount(x)` is an njit-callable intrinsic: the number of set bits of the
 integer x, in x's type (one `popcnt` instruction on x86-64). numba has no such function;
-a loop over the bits would cost a branch per bit.
+a loop over the bits would cost a branch per bit. `card_mask(cards, start, n)` is the mask
+of cards[start:start + n] (a seat's SV_HELD is the mask of its hand).
 """
 
+import numpy as np
 from numba import types
 from numba.extending import intrinsic
+
+from .jit import leaf
 
 
 @intrinsic
@@ -21,4 +25,13 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-__all__ = ["popcount"]
+@leaf
+def card_mask(cards, start, n):
+    """The card mask of cards[start:start + n] (cards 0..51, each at most once)."""
+    mask = np.int64(0)
+    for i in range(n):
+        mask |= np.int64(1) << cards[start + i]
+    return mask
+
+
+__all__ = ["card_mask", "popcount"]

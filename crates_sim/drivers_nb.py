@@ -9,6 +9,7 @@ is called by address (`hand_played`, the engine table) so that it is compiled on
 import numpy as np
 
 from .actions_nb import end_hand
+from .bits import card_mask
 from .cards import (
     EV_DEAL,
     FAMILY_CRATES,
@@ -155,18 +156,16 @@ def lay_out(G, deck, d, hand_no):
         sv[at(q, SV_H_PPOINTS)] = 0
         sv[at(q, SV_VOIDS)] = 0
         sv[at(q, SV_VOID_FREE)] = 0
-        sv[at(q, SV_HELD)] = 0
     i = 0
     for j in range(size):
         q = dealer
         for _ in range(n):
             q = q + 1 if q + 1 < n else 0  # the dealer's left first (no division per card)
-            c = deck[nowrap(i)]
-            hands[nowrap(q * 52 + j)] = c
-            sv[at(q, SV_HELD)] |= np.int64(1) << c
+            hands[nowrap(q * 52 + j)] = deck[nowrap(i)]
             i += 1
     for q in range(n):
         sv[at(q, SV_HAND_N)] = size
+        sv[at(q, SV_HELD)] = card_mask(hands, q * 52, size)
     up = deck[i]
     i += 1
     pile[0] = up
@@ -219,12 +218,9 @@ def held_from_hands(G):
     """Set every seat's SV_HELD from its hand (for a position whose hands were written
     directly)."""
     g = unpack(G)
-    sv, hands = g.sv, g.hands
+    sv = g.sv
     for q in range(g.st[S_N]):
-        held = np.int64(0)
-        for i in range(sv[at(q, SV_HAND_N)]):
-            held |= np.int64(1) << hands[q * 52 + i]
-        sv[at(q, SV_HELD)] = held
+        sv[at(q, SV_HELD)] = card_mask(g.hands, q * 52, sv[at(q, SV_HAND_N)])
 
 @kernel
 def play_on(G):

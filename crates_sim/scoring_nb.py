@@ -8,7 +8,7 @@ scoring lives here once: the engine and pimc both call these kernels.
 import numpy as np
 
 from .actions_nb import add_to_unit
-from .bits import popcount
+from .bits import card_mask, popcount
 from .cards import (
     COVERABLE,
     EV_GAME_END,
@@ -138,9 +138,7 @@ def score_crates_hand(R, hand, n, vals):
     """`score_crates_held` for the n cards hand[:n], which also writes the covered cards
     into vals (scratch of at least n int64): vals[:covered], most valuable first (of
     equal values, the lowest card first)."""
-    held = np.int64(0)
-    for i in range(n):
-        held |= np.int64(1) << hand[i]
+    held = card_mask(hand, 0, n)
     points, threes, covered, home = score_crates_held(R, held)
     coverable = held & R[COVERABLE]
     k = 0
