@@ -16,7 +16,7 @@ from pathlib import Path
 #: the sources the kernels are compiled from (kernels, their constants, the strategies)
 _KERNEL_SOURCES = ("crates_sim/*_nb.py", "crates_sim/cards.py", "crates_sim/jit.py",
                    "crates_sim/view.py", "crates_sim/indirect.py", "crates_sim/strategy_ids.py",
-                   "strategies/*.py")
+                   "crates_sim/bits.py", "crates_sim/fixedview.py", "strategies/*.py")
 
 
 def source_hash() -> str:

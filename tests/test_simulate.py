@@ -495,3 +495,21 @@ def test_a_run_on_one_worker_gives_its_hand_row_buffer_back(tmp_path):
                     workers=1, chunk_size=10, detail="hands", _chunk_fn=chunk)
     assert seen == [True, True, True]  # the buffer was there, chunk after chunk
     assert getattr(engine._reused, "rows", None) is None
+
+
+def test_the_kernel_cache_is_keyed_on_every_file_that_defines_kernels():
+    """numba checks a cached kernel against its own file only: the cache folder's hash
+    (`_cache.source_hash`) must cover every file whose functions the kernels compile in,
+    or an edit there would leave stale kernels (seen: bits.py was missed at first)."""
+    import re
+
+    from crates_sim import _cache
+
+    root = Path(_cache.__file__).resolve().parent.parent
+    hashed = {p for pattern in _cache._KERNEL_SOURCES for p in root.glob(pattern)}
+    decorated = re.compile(r"^@(leaf|kernel|inline_once|allocating|counted_leaf|intrinsic)\b",
+                           re.MULTILINE)
+    defining = {p for folder in ("crates_sim", "strategies")
+                for p in (root / folder).glob("*.py") if decorated.search(p.read_text())}
+    assert len(defining) > 15
+    assert defining <= hashed, sorted(str(p.relative_to(root)) for p in defining - hashed)
