@@ -147,7 +147,6 @@ def lay_out(G, deck, d, hand_no):
     st[S_OUT_SEQ] = 0
     st[S_CAP_DUE] = 0
     for q in range(n):
-        sv[at(q, SV_HAND_N)] = 0
         sv[at(q, SV_OWE)] = 0
         sv[at(q, SV_OUT_ORDER)] = -1
         sv[at(q, SV_H_DRAWS)] = 0
@@ -156,16 +155,19 @@ def lay_out(G, deck, d, hand_no):
         sv[at(q, SV_H_PPOINTS)] = 0
         sv[at(q, SV_VOIDS)] = 0
         sv[at(q, SV_VOID_FREE)] = 0
+        sv[at(q, SV_HAND_N)] = size
+        sv[at(q, SV_HELD)] = 0
     i = 0
     for j in range(size):
         q = dealer
         for _ in range(n):
             q = q + 1 if q + 1 < n else 0  # the dealer's left first (no division per card)
-            hands[nowrap(q * 52 + j)] = deck[nowrap(i)]
+            c = small(deck[nowrap(i)])
+            hands[nowrap(q * 52 + j)] = c
+            # each seat's mask as its cards come (a loop per seat after the deal was
+            # vectorized with gathers: slower for hands this small)
+            sv[at(q, SV_HELD)] |= np.int64(1) << c
             i += 1
-    for q in range(n):
-        sv[at(q, SV_HAND_N)] = size
-        sv[at(q, SV_HELD)] = card_mask(hands, q * 52, size)
     up = deck[i]
     i += 1
     pile[0] = up
