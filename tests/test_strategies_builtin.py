@@ -507,3 +507,47 @@ def test_keep3_parameter_ranges():
                 "keep3:forget=1.5", "keep3:three=nan", "keep3:w2=1", "keep3:three"]:
         with pytest.raises(CratesError):
             parse_spec(bad)
+
+
+def test_greedy_reads_only_the_phase_the_hand_and_the_rules():
+    """The engine decides greedy inline with only O_PHASE and O_HAND_N of the view written
+    (`decide_nb.greedy_choice`; the rules part is written once): every other field of
+    obs may hold another decision's values, and greedy must choose the same."""
+    from crates_sim.strategies.builtin import greedy_nb
+
+    gen = np.random.default_rng(5)
+    rulesets = [Rules.preset(p, 4).to_array() for p in
+                ("classic", "league", "serbian", "crazy-eights", "very-crazy-eights")]
+    rules_part = slice(C.O_RULES, C.O_RULES + C.RULES_LEN)
+    differed = 0
+    for case in range(3000):
+        R = rulesets[case % len(rulesets)]
+        phase = int(gen.choice([C.PH_PLAY, C.PH_COUNT, C.PH_AGAIN, C.PH_CALL,
+                                C.PH_BLIND_CALL, C.PH_ANNOUNCE]))
+        hand = gen.choice(52, size=int(gen.integers(1, 12)), replace=False).astype(np.int64)
+        if phase >= C.PH_ANNOUNCE:
+            options = np.array([0, 1], dtype=np.int64)
+        elif phase >= C.PH_CALL:
+            options = np.array(sorted(gen.choice(4, size=int(gen.integers(1, 5)),
+                                                 replace=False)), dtype=np.int64)
+        else:
+            options = hand[gen.random(hand.size) < 0.5]
+            if options.size == 0 or gen.random() < 0.3:
+                options = np.append(options, C.ACTION_DRAW)
+        params = np.array([gen.choice([0.0, 0.5])] + [0.0] * 7)
+        clean = np.zeros(C.OBS_LEN, dtype=np.int64)
+        clean[rules_part] = R
+        clean[C.O_PHASE] = phase
+        clean[C.O_HAND_N] = hand.size
+        stale = gen.integers(-60, 200, size=C.OBS_LEN).astype(np.int64)
+        stale[rules_part] = R
+        stale[C.O_PHASE] = phase
+        stale[C.O_HAND_N] = hand.size
+        differed += int((stale != clean).sum() > 0)
+        pile = gen.choice(52, size=3, replace=False).astype(np.int64)
+        seed = gen.integers(1, 1 << 62, size=4).astype(np.int64)
+        a = greedy_nb(params, clean, hand, pile, options, seed.copy())
+        b = greedy_nb(params, stale, hand, pile, options, seed.copy())
+        assert a == b, (case, phase, hand, options)
+        assert 0 <= a < options.size
+    assert differed == 3000
