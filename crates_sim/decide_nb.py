@@ -126,6 +126,13 @@ from .strategy_ids import AGENT, GREEDY, RANDOM
 
 
 @leaf
+def seen_hand_n(G, p, phase):
+    """How many of its cards seat p sees as it decides `phase`: none for the dealer's
+    blind call (the upcard's suit is named before the cards are seen), else all."""
+    return 0 if phase == PH_BLIND_CALL else unpack(G).sv[at(p, SV_HAND_N)]
+
+
+@leaf
 def fill_obs(G, p, phase, played, seats):
     """Write seat p's view of the table into obs (nothing hidden from p is written); the
     per-seat block (hand sizes, totals, pressures ...) only when `seats` is true: a
@@ -150,8 +157,7 @@ def fill_obs(G, p, phase, played, seats):
     obs[O_FAMILY] = R[K_FAMILY]
     obs[O_PLAYED] = played
     obs[O_N_HANDS] = R[K_MAX_HANDS]
-    # the dealer names the upcard's suit before seeing the cards
-    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else sv[at(p, SV_HAND_N)]
+    obs[O_HAND_N] = seen_hand_n(G, p, phase)
     obs[O_PASSES] = st[S_PASSES]
     obs[O_OUT_SEQ] = st[S_OUT_SEQ]
     if not seats:
@@ -300,7 +306,7 @@ def random_choice(G, p, phase, n_opts):
 
 
 @leaf
-def greedy_choice(G, p, phase, n_opts, played):
+def greedy_choice(G, p, phase, n_opts):
     """The option index the built-in greedy strategy of seat p picks among opts[:n_opts]:
     `decide` without the steps a built-in that is always legal and never paused does not
     need. greedy is the baseline of most studies (and pimc's opponents): through
@@ -311,10 +317,8 @@ def greedy_choice(G, p, phase, n_opts, played):
     written once by `new_state`; a test holds greedy to that): the whole view cost
     greedy's Crazy Eights turns 3-4% (measured)."""
     g = unpack(G)
-    obs = g.obs
-    obs[O_PHASE] = phase
-    # (the dealer names the upcard's suit before seeing the cards, as in `fill_obs`)
-    obs[O_HAND_N] = 0 if phase == PH_BLIND_CALL else g.sv[at(p, SV_HAND_N)]
+    g.obs[O_PHASE] = phase
+    g.obs[O_HAND_N] = seen_hand_n(G, p, phase)
     params, obs, hand, pile, options, rng = decision_views(G, p, n_opts)
     k = choose_greedy(params, obs, hand, pile, options, rng)
     g.st[S_PICK] = k
@@ -331,7 +335,7 @@ def decide_fast(G, p, phase, n_opts, played):
         if sid == RANDOM:
             return small(g.opts[random_choice(G, p, phase, n_opts)])
         if sid == GREEDY:
-            return small(g.opts[greedy_choice(G, p, phase, n_opts, played)])
+            return small(g.opts[greedy_choice(G, p, phase, n_opts)])
     # (an option is below 64: `small` tells LLVM so, and the tables it indexes lose
     # their negative-index wraparound)
     return small(decide(G, p, phase, n_opts, played))
@@ -374,7 +378,7 @@ def call_fast(G, p, card, cur_suit, phase):
             return small(g.opts[random_choice(G, p, phase, suit_options(G, card, cur_suit, phase))])
         if sid == GREEDY:
             n_opts = suit_options(G, card, cur_suit, phase)
-            return small(g.opts[greedy_choice(G, p, phase, n_opts, card)])
+            return small(g.opts[greedy_choice(G, p, phase, n_opts)])
     return call_suit(G, p, card, cur_suit, phase)
 
 @leaf
