@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import click
 
 from crates_sim.cli_common import rules_options
@@ -57,7 +60,10 @@ def report(dataset, out):
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
-def compare(rules, strategies, games, seed, out, precision, max_games, workers, scheduler):
+@click.option("--cost", type=int, default=0, show_default=True, metavar="GAMES",
+              help="Also time each strategy, and greedy, per turn: GAMES games with it in every "
+                   "seat, one core, after the tournament (0: not timed).")
+def compare(rules, strategies, games, seed, out, precision, max_games, workers, scheduler, cost):
     """Compare strategies in a duplicate tournament (common random numbers).
 
     Every deal is played once per rotation of the strategies over the seats, so each
@@ -71,6 +77,7 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
       crates compare -p classic -n 4 --no-partnerships --strategies hoard3,dump3,greedy,random \\
           --games 5000 --out cmp/four
       crates compare --strategies hoard3,dump3 --games 1000 --precision 5 --out cmp/h3
+      crates compare --strategies expert,pimc --games 500 --cost 4 --out cmp/ep
     """
     from .compare import compare as run_compare
     from .compare import pair_table
@@ -82,6 +89,8 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
         parse_strategies(spec, 1)
     if games < 2:
         raise CratesError("--games must be at least 2")
+    if cost < 0:
+        raise CratesError("--cost must be 0 (off) or a number of games")
     res = run_compare(rules, specs, games, seed, out, precision, max_games, _workers(workers),
                       echo=click.echo, scheduler=scheduler)
     click.echo(f"{res['games']:,} deals x {res['rotations']} rotations in {res['wall']:.1f} s "
@@ -95,6 +104,17 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
                    f"[{d['ratio'].lo:.2f}, {d['ratio'].hi:.2f}]")
     if res["precision"] is not None and not res["reached"]:
         click.echo(f"precision {res['precision']} not reached within --max-games {max_games:,}", err=True)
+    if cost:
+        from .compare import cost_lines, cost_per_turn
+
+        costs = cost_per_turn(rules, specs, cost, seed)
+        click.echo(f"cost per turn ({cost} games each, every seat the strategy, one core):")
+        for line in cost_lines(costs, specs[-1]):
+            click.echo(line)
+        summary = Path(out) / "compare.json"
+        data = json.loads(summary.read_text())
+        data["cost_us_per_turn"] = costs
+        summary.write_text(json.dumps(data, indent=1, default=float))
     click.echo(f"report: {res['paths']['html']}")
 
 

@@ -16,6 +16,7 @@ from crates_sim.strategies.heuristic import (
     hoard3_nb,
     keep3_nb,
     partner_nb,
+    softmax_nb,
     weights_nb,
 )
 
@@ -29,6 +30,7 @@ from .strategy_ids import (
     N_INLINE,
     PARTNER,
     RANDOM,
+    SOFTMAX,
     WEIGHTS,
 )
 
@@ -38,9 +40,9 @@ __all__ = ["N_INLINE", "choose_nb", "choose_greedy", "choose_random", "is_inline
 @leaf
 def is_inline(sid):
     """Whether built-in strategy `sid` is compiled into the engine (`choose_nb`): the ids
-    below N_INLINE and KEEP3 (pimc, N_INLINE itself, and users' functions are called by
+    below N_INLINE, KEEP3 and SOFTMAX (pimc, expert, N_INLINE itself, and users' functions are called by
     address)."""
-    return (0 <= sid < N_INLINE) or sid == KEEP3
+    return (0 <= sid < N_INLINE) or sid == KEEP3 or sid == SOFTMAX
 
 
 @leaf
@@ -85,4 +87,6 @@ def choose_nb(sid, params, obs, hand, pile, options, rng):
         return weights_nb(params, obs, hand, pile, options, rng)
     if sid == KEEP3:
         return keep3_nb(params, obs, hand, pile, options, rng)
+    if sid == SOFTMAX:
+        return softmax_nb(params, obs, hand, pile, options, rng)
     return -1

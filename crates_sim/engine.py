@@ -121,7 +121,7 @@ def _rows_per_game(rules) -> int:
 def _compile_error(specs, exc) -> CratesError:
     from .strategy import BUILTINS
 
-    users = [s for s in specs if s.split(":", 1)[0] not in BUILTINS or s.startswith("pimc")]
+    users = [s for s in specs if s.split(":", 1)[0] not in BUILTINS or s.startswith(("pimc", "expert"))]
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     first = next((ln for ln in lines if not ln.startswith(("During", "Failed in"))), lines[0])
     return CratesError(

@@ -12,6 +12,10 @@ hand is played on by the engine's own `play_on` (by address, through the engine 
     play_out(work)                                                 # to the hand's end
     hand_value(work, seat, base_ppoints)                           # what it was worth
 
+`set_policy_params(base, row)` gives every seat's policy the parameters `row` (a built-in
+rollout policy with parameters: expert's `softmax`). `cut_features(work, seat, x)` describes
+an ended rollout for a learned value at the cut (expert).
+
 `limit_turns(base, d)` cuts the rollouts after d turns: the hand ends capped, and
 `hand_value` values it as it stands (Crates: the points in the hands and the pressure
 points so far; Crazy Eights: 0, nobody being out).
@@ -26,6 +30,7 @@ reading it) and forces the move to try.
 
 import numpy as np
 
+from .bits import popcount
 from .cards import (
     FAMILY_CRATES,
     K_FAMILY,
@@ -55,19 +60,21 @@ from .cards import (
     OS_TOTAL,
     OS_VOID_FREE,
     OS_VOIDS,
+    REASON_CAP,
     REASON_OUT,
     RULES_LEN,
 )
 from .drivers_nb import hand_played
 from .jit import allocating, kernel, leaf
 from .rng_nb import seed_stream
-from .scoring_nb import eights_payout, score_crates_held
+from .scoring_nb import THREE_CARDS, eights_payout, held_value, score_crates_held
 from .state_nb import (
     ENG0,
     HD0,
     N_ENGINE,
     N_PARAMS,
     OBS0,
+    PAR0,
     R0,
     S_AGAIN,
     S_COUNT,
@@ -88,6 +95,7 @@ from .state_nb import (
     S_SUIT,
     S_TOP,
     S_TURN,
+    S_WILDS,
     STK0,
     SV0,
     SV_G_PPOINTS,
@@ -262,3 +270,63 @@ def hand_value(G, me, base_ppoints):
         return 0.0
     pts = eights_payout(G, out)
     return float(pts) if out == me else -float(pts)
+
+
+@allocating
+def set_policy_params(G, row):
+    """Every seat of the position plays its policy with the parameters `row` (up to
+    N_PARAMS values; `position_from_view` leaves them 0)."""
+    n = G[S_N]
+    params = G[PAR0:PAR0 + n * N_PARAMS].view(np.float64)
+    for q in range(n):
+        for j in range(min(row.shape[0], N_PARAMS)):
+            params[q * N_PARAMS + j] = row[j]
+
+
+#: how many values `cut_features` writes
+N_CUT_FEATURES = 12
+
+
+@kernel
+def is_cut(G):
+    """Whether the ended rollout was cut (`limit_turns`) rather than played to its end."""
+    return G[S_REASON] == REASON_CAP
+
+
+@kernel
+def cut_features(G, me, x):
+    """Features of the position G as it stands, for seat `me`'s side (its team with
+    partnerships) against the opponents (averaged per opponent unit, as `hand_value`
+    counts them), into x[:N_CUT_FEATURES]: 1; my side's points held (Crates: scored as
+    they stand, 3s covering; Crazy Eights: card values), cards, 3s, wilds, fewest cards
+    in one hand; the same for the opponents; whether an opponent moves next."""
+    g = unpack(G)
+    R, st, sv = g.rules, g.st, g.sv
+    n = st[S_N]
+    crates = R[K_FAMILY] == FAMILY_CRATES
+    my_team = sv[at(me, SV_TEAM)]
+    for i in range(N_CUT_FEATURES):
+        x[i] = 0.0
+    x[0] = 1.0
+    x[5] = 99.0
+    x[10] = 99.0
+    n_theirs = 0
+    for q in range(n):
+        held = sv[at(q, SV_HELD)]
+        if crates:
+            pts, _, _, _ = score_crates_held(R, held)
+        else:
+            pts = held_value(R, held)
+        cards = popcount(held)
+        b = 1 if sv[at(q, SV_TEAM)] == my_team else 6
+        if b == 6:
+            n_theirs += 1
+        x[b] += pts
+        x[b + 1] += cards
+        x[b + 2] += popcount(held & THREE_CARDS) if crates else 0
+        x[b + 3] += popcount(held & G[S_WILDS])
+        x[b + 4] = min(x[b + 4], cards)
+    units = n_theirs if R[K_PARTNER] == 0 else 1
+    for i in range(6, 10):
+        x[i] /= max(units, 1)
+    x[11] = 0.0 if sv[at(st[S_TURN], SV_TEAM)] == my_team else 1.0

@@ -16,6 +16,7 @@ from .errors import CratesError
 from .strategy_ids import (
     AGGRESSIVE,
     DUMP3,
+    EXPERT,
     GREEDY,
     HOARD3,
     KEEP3,
@@ -90,7 +91,7 @@ def parameters(**declared):
 N_PARAMS = 8
 
 #: built-in strategy name -> (id, description, {param: Param}). Ids (strategy_ids) below
-#: N_INLINE, and KEEP3, are compiled into the engine; the others (pimc) are called by address like a
+#: N_INLINE, and KEEP3, are compiled into the engine; the others (pimc, expert) are called by address like a
 #: user's function (their adapter is `EXTERNAL[name]`). `tuned` is `weights` (the same id) with
 #: other defaults.
 _FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
@@ -144,9 +145,25 @@ BUILTINS = {
               "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
                                                   "hand is cut and valued as it stands (0: to "
                                                   "the hand's end)", whole=True)}),
+    "expert": (EXPERT, "the strongest player: pimc's search with randomised tuned rollouts and a "
+                       "learned value at the cut (strategies/expert.py); about 5x pimc's cost",
+               {"samples": Param(24.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
+                                 whole=True), **_FORGET,
+                "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "
+                                               "scores (0: tuned itself, deterministic)"),
+                "depth": Param(10.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
+                                                    "and valued (0: to the hand's end)",
+                               whole=True),
+                "value": Param(1.0, 0.0, 1.0, "1: a cut rollout is valued by the learned "
+                                              "cutoff value (both families); 0: as it stands "
+                                              "(Crates only; Crazy Eights then plays to the "
+                                              "end)", whole=True),
+                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
+                                                     "hoards 3s, < 0 dumps them")}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
-EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry")}
+EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
+            "expert": ("crates_sim.strategies.expert", "expert_entry")}
 
 
 def parse_spec(spec: str):

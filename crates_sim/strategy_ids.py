@@ -1,8 +1,8 @@
 """Strategy ids: the one place that numbers the built-in strategies.
 
 Contract: plain integer constants, importable by kernels and by Python alike. Ids below
-N_INLINE, and KEEP3 (added after pimc had taken 7, so no id moved), are compiled into the
-engine (`dispatch_nb`); PIMC and users' functions (from USER_BASE on) are called by the
+N_INLINE, KEEP3 and SOFTMAX (added after pimc had taken 7, so no id moved), are compiled
+into the engine (`dispatch_nb`); PIMC, EXPERT and users' functions (from USER_BASE on) are called by the
 address of their adapter.
 """
 
@@ -11,6 +11,11 @@ RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
 N_INLINE = PIMC
 #: keep3 (issue 11 part 3): compiled into the engine too, though above PIMC
 KEEP3 = 8
+#: softmax: `weights` randomised (Gumbel-max over its scores), compiled into the engine;
+#: expert's rollout policy (not a name of its own in the registry)
+SOFTMAX = 9
+#: expert (issue 23): a search player called by address, as pimc
+EXPERT = 10
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
 #: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the

@@ -14,6 +14,8 @@ Card effects (which cards are wild, who a 7 or a jack hits) are read from the co
 rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as it is.
 """
 
+import numpy as np
+
 from crates_sim.cards import (
     E_COUNT,
     E_FIVE,
@@ -409,7 +411,34 @@ def partner_nb(params, obs, hand, pile, options, rng):
 # ================================================================ weights
 @kernel
 def weights_nb(params, obs, hand, pile, options, rng):
-    """A linear scorer for tuning runs: each option scores sum(w_i * feature_i) and the best
+    """A linear scorer for tuning runs (`weights_choice` without noise)."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, 0.0, rng)
+    if phase >= PH_CALL:
+        return longest_suit(hand, options)
+    return weights_choice(params, obs, hand, options, rng, False)
+
+
+@kernel
+def softmax_nb(params, obs, hand, pile, options, rng):
+    """`weights` randomised: option i is played with probability proportional to
+    exp(sum(w_j * feature_ij)), the weights params[0..7] (a temperature T is folded in:
+    pass w / T). Drawn by the Gumbel-max trick, one uniform per option from the seat's
+    stream. expert's rollouts play it with `tuned`'s weights (`strategies/expert.py`).
+    Calls its longest suit; always announces."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announce_index(options, 0.0, rng)
+    if phase >= PH_CALL:
+        return longest_suit(hand, options)
+    return weights_choice(params, obs, hand, options, rng, True)
+
+
+@leaf
+def weights_choice(params, obs, hand, options, rng, noisy):
+    """The card decision of `weights` (noisy False) and `softmax` (noisy True: Gumbel
+    noise added to every option's score). A linear scorer for tuning runs: each option scores sum(w_i * feature_i) and the best
     wins (ties: the first). Calls its longest suit; always announces.
 
     Features of a card option (a draw or pass has only f6 = 1):
@@ -423,10 +452,6 @@ def weights_nb(params, obs, hand, pile, options, rng):
       w6  is a draw or pass (a voluntary draw, declining a count)
       w7  leaders and last-card opponents hit (counted within w3's hits)."""
     phase = obs[O_PHASE]
-    if phase == PH_ANNOUNCE:
-        return announce_index(options, 0.0, rng)
-    if phase >= PH_CALL:
-        return longest_suit(hand, options)
     cur_suit = obs[O_SUIT]
     n = obs[O_PLAYERS]
     # my cards per suit (all, and not wild), counted once: w5's "cards left in the suit"
@@ -485,6 +510,8 @@ def weights_nb(params, obs, hand, pile, options, rng):
                  + params[4] * (1.0 if (not wild and c % 4 == cur_suit) else 0.0)
                  + params[5] * left
                  + params[7] * lead_hits)
+        if noisy:  # Gumbel-max: argmax of score + Gumbel noise draws from the softmax
+            s -= np.log(-np.log(rand_unit(rng, 0) * 0.9999999999 + 1e-12))
         if s > best_score:
             best_score = s
             best = i
