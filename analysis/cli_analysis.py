@@ -284,6 +284,11 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
       crates tune weights:w0=1 --params w3,w5,w7 --against greedy --no-partnerships --out tune/w357
       crates tune "keep3" --against greedy,dump3 --budget 60 --games-per-eval 2000 --out tune/k3
       crates tune weights --against greedy --scheduler tcp://10.0.0.5:8786 --out tune/w
+      crates tune weights --against expert:samples=16 --budget 40 --games-per-eval 200 --out tune/we
+
+    \b
+    A search player in the field (pimc, expert) costs 1,000-10,000x a heuristic's turn
+    (`crates strategies`): size --budget and --games-per-eval to match.
     """
     import sys
 
@@ -310,3 +315,38 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
                    f", robust score difference {ci_text(r['robust'], r['robust_lo'], r['robust_hi'])}")
     click.echo(f"table: {res['paths']['html'].with_name('tune.csv')}")
     click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@rules_options
+@click.option("--rungs", "-r", default=5, show_default=True, type=int,
+              help="Rungs: expert with 2, 4, ... 2**RUNGS samples, each against the one below "
+                   "(1 sample at the bottom).")
+@click.option("--games", "-g", default=200, show_default=True, type=int,
+              help="Deals per rung (each played once per rotation of the seats).")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed of the deals (rung K plays seed + K).")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+def ladder(rules, rungs, games, seed, out, workers):
+    """A skill ladder: how much more search keeps paying in a rule set.
+
+    `expert` with 1, 2, 4, 8 ... samples per decision, each rung against the rung
+    below in a duplicate comparison (as `crates compare`). A rung "wins" when it takes
+    at least 55% of the two rungs' wins; the number of rungs that win measures how much
+    skill the rule set rewards. Writes OUT/ladder.csv, OUT/ladder.json and each rung's
+    comparison under OUT/rung-K/. Cost: the top rung dominates (expert with 2**RUNGS
+    samples: about 2**RUNGS / 30 times pimc's default cost per turn).
+
+    \b
+    Examples:
+      crates ladder --preset classic --rungs 5 --games 200 --out ladder/classic
+      crates ladder -p crazy-eights -n 4 --rungs 4 --games 300 --out ladder/c8
+    """
+    from .ladder import ladder as run_ladder
+
+    click.echo(f"skill ladder, {rules.describe()}, {rules.players} players: {rungs} rungs x "
+               f"{games} deals")
+    table = run_ladder(rules, rungs, games, seed, out, _workers(workers), echo=click.echo)
+    click.echo(f"rungs winning >= 55%: {int(table['wins'].sum())} of {len(table)}")
+    click.echo(f"table: {Path(out) / 'ladder.csv'}")

@@ -177,7 +177,8 @@ def cost_per_turn(rules, strategies: list[str], games: int, seed: int,
     """Microseconds per turn of each strategy (and of the `reference` ones), measured in
     this process on one core: games 0..games-1 of `seed` with the strategy in every seat
     (so every turn is one of its decisions, engine included), the strategies timed in
-    turn, after one warm-up game each. Returns {spec: us per turn}."""
+    turn, after one warm-up game each; a fast strategy is timed on 10x as many games
+    again until the timing takes a second. Returns {spec: us per turn}."""
     from crates_sim.engine import prepare, run_games
 
     specs = list(dict.fromkeys([*strategies, *reference]))
@@ -185,17 +186,23 @@ def cost_per_turn(rules, strategies: list[str], games: int, seed: int,
     out = {}
     for spec in specs:
         table = [spec] * rules.players
-        run_games(rules, table, seed, games, 1, detail="games")  # warm (a game not timed)
-        t0 = time.perf_counter()
-        res = run_games(rules, table, seed, 0, games, detail="games")
-        out[spec] = 1e6 * (time.perf_counter() - t0) / max(res.turns, 1)
+        run_games(rules, table, seed, 10**6, 1, detail="games")  # warm (a game not timed)
+        n = games
+        while True:
+            t0 = time.perf_counter()
+            res = run_games(rules, table, seed, 0, n, detail="games")
+            wall = time.perf_counter() - t0
+            if wall >= 1.0 or n >= 100 * games:
+                break
+            n *= 10
+        out[spec] = 1e6 * wall / max(res.turns, 1)
     return out
 
 
 def cost_lines(costs: dict, baseline: str) -> list[str]:
     """`spec: N us/turn (x the baseline's)` for each strategy of `cost_per_turn`."""
     base = costs[baseline]
-    return [f"  {spec}: {us:,.1f} us/turn ({us / base:.2f}x {baseline})" for spec, us in costs.items()]
+    return [f"  {spec}: {us:,.3g} us/turn ({us / base:.3g}x {baseline})" for spec, us in costs.items()]
 
 
 def command(rules, strategies, games, seed, out, precision, max_games, scheduler) -> str:

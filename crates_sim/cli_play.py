@@ -110,7 +110,7 @@ class Game:
             self.console.print(f"  hint ({self.hint_spec}): "
                                f"{_option_text(d.phase, self.table.hint(self.hint_spec))}")
             values = self.table.hint_values(self.hint_spec)
-            if values:  # why: pimc's mean outcome of each move over its sampled deals
+            if values:  # why: pimc's (expert's) mean outcome of each move over its sampled deals
                 ranked = sorted(values.items(), key=lambda kv: -kv[1])
                 self.console.print("    mean outcome per move (higher is better): " + ", ".join(
                     f"{_option_text(d.phase, o)} {v:+.1f}" for o, v in ranked))
@@ -194,6 +194,7 @@ def play(rules, seat, opponents, seed, game, hint, save):
       crates play
       crates play --preset classic --players 4 --seat 0 --opponents greedy,pimc,greedy --seed 7
       crates play -p crazy-eights -n 3 --opponents aggressive --hint pimc --save game.jsonl
+      crates play --opponents expert --hint expert:samples=60
 
     \b
     Each decision shows your hand (sorted), the top card and the suit to follow, any count

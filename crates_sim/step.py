@@ -212,17 +212,21 @@ class Table:
         return decode_log(words, self.rules, names, self.seed, self.game)
 
     def hint_values(self, spec: str):
-        """pimc's mean outcome of each pending option for the seat ({option: value}, higher
-        is better), for a pimc `spec`; None for another strategy or a decision pimc does
-        not search (a suit call, an announcement)."""
+        """A search player's mean outcome of each pending option for the seat ({option:
+        value}, higher is better), for a pimc or expert `spec`; None for another strategy
+        or a decision it does not search (a suit call, an announcement)."""
         (spec,) = parse_strategies([spec], 1)
-        if self.pending is None or spec.split(":")[0] != "pimc":
+        name = spec.split(":")[0]
+        if self.pending is None or name not in ("pimc", "expert"):
             return None
-        from .strategies.pimc import pimc_explain
+        if name == "pimc":
+            from .strategies.pimc import pimc_explain as explain
+        else:
+            from .strategies.expert import expert_explain as explain
 
         _ids, params = resolve([spec])
         means = np.zeros(len(self.pending.options))
-        if not pimc_explain(self._G.copy(), params[0], means):
+        if not explain(self._G.copy(), params[0], means):
             return None
         return dict(zip(self.pending.options, means.tolist(), strict=True))
 

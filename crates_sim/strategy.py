@@ -159,7 +159,9 @@ BUILTINS = {
                                               "(Crates only; Crazy Eights then plays to the "
                                               "end)", whole=True),
                 "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
-                                                     "hoards 3s, < 0 dumps them")}),
+                                                     "hoards 3s, < 0 dumps them"),
+                "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
+                                               "instead of the softmax", whole=True)}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),

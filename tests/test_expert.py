@@ -1,0 +1,126 @@
+"""expert (issue 23): reproducible, legal in every preset, its parameters parsed, its 3s
+bias obeyed, stronger than random; its cutoff fit, `crates ladder` and `compare --cost`."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from crates_sim import CratesError, Rules
+from crates_sim.cards import PH_AGAIN, PH_COUNT, PH_PLAY
+from crates_sim.cli import cli
+from crates_sim.engine import run_games
+from crates_sim.step import Table
+from crates_sim.strategy import BUILTINS, parse_spec, resolve
+
+FAST = "expert:samples=3"
+
+
+def test_parameters_are_declared_and_checked():
+    name, values = parse_spec("expert:samples=8:temp=0.25:depth=6:value=0:three=-40")
+    assert name == "expert" and values == {"samples": 8, "temp": 0.25, "depth": 6, "value": 0,
+                                           "three": -40}
+    _ids, params = resolve(["expert"])
+    defaults = [p.default for p in BUILTINS["expert"][2].values()]
+    assert params[0, :len(defaults)].tolist() == defaults
+    for bad in ("expert:samples=0", "expert:temp=-1", "expert:value=2", "expert:samples=2.5",
+                "expert:depth=x", "expert:lead=1"):
+        with pytest.raises(CratesError):
+            parse_spec(bad)
+
+
+def test_games_are_reproducible_whatever_the_chunking():
+    rules = Rules.preset("classic", 4)
+    specs = [FAST, "greedy", FAST, "tuned"]
+    a = run_games(rules, specs, 4, 0, 3, detail="games")
+    b = run_games(rules, specs, 4, 1, 2, detail="games")
+    assert a.games["total"][4:].tolist() == b.games["total"].tolist()
+    assert run_games(rules, specs, 4, 0, 3, detail="games").games["total"].tolist() == \
+        a.games["total"].tolist()
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 4), ("league", 3), ("serbian", 4),
+                                            ("crazy-eights", 4), ("very-crazy-eights", 3)])
+def test_expert_plays_legally_in_every_preset(preset, players):
+    # an illegal pick stops the run with an error; deep, uncut, cold and dumping variants
+    specs = [FAST, "random", "expert:samples=2:temp=0:depth=0:three=-20", "greedy"][:players]
+    res = run_games(Rules.preset(preset, players), specs, 8, 0, 2)
+    assert res.capped_hands == 0
+
+
+def test_three_bias_dumps_or_keeps_threes():
+    table = Table(Rules.preset("classic", 4), [None, "greedy", "greedy", "greedy"], 3, 0)
+    dumped = kept = 0
+    while table.pending is not None and dumped < 3:
+        d = table.pending
+        threes = [o for o in d.options if o < 52 and o // 4 == 2]
+        if d.phase in (PH_PLAY, PH_COUNT, PH_AGAIN) and threes and len(threes) < len(d.options):
+            assert table.hint("expert:samples=2:three=-1000") in threes
+            assert table.hint("expert:samples=2:three=1000") not in threes
+            dumped += 1
+            kept += 1
+        table.act(table.hint("greedy"))
+    assert dumped >= 1 and kept == dumped
+
+
+def test_hints_value_every_option():
+    table = Table(Rules.preset("crazy-eights", 3), [None, "greedy", "greedy"], 7, 0)
+    seen = 0
+    while table.pending is not None and seen < 3:
+        d = table.pending
+        if d.phase in (PH_PLAY, PH_COUNT, PH_AGAIN) and len(d.options) > 1:
+            values = table.hint_values(FAST)
+            assert set(values) == set(d.options) and all(math.isfinite(v) for v in values.values())
+            best = max(values, key=values.get)
+            assert table.hint(FAST) == best
+            seen += 1
+        table.act(table.hint("greedy"))
+    assert seen == 3
+
+
+def test_the_learned_cutoff_changes_crazy_eights_play():
+    rules = Rules.preset("crazy-eights", 4)
+    cut = run_games(rules, ["expert:samples=4", "greedy"] * 2, 2, 0, 2, detail="games")
+    uncut = run_games(rules, ["expert:samples=4:value=0", "greedy"] * 2, 2, 0, 2, detail="games")
+    assert cut.turns != uncut.turns or cut.games["total"].tolist() != uncut.games["total"].tolist()
+
+
+def test_expert_beats_random():
+    # partnerships, 6 games: expert's team scores lower (better) than random's in most
+    res = run_games(Rules.preset("classic", 4), [FAST, "random"] * 2, 11, 0, 6, detail="games")
+    totals = np.asarray(res.games["total"]).reshape(6, 4)
+    assert (totals[:, 0] < totals[:, 1]).sum() >= 5
+
+
+def test_the_cutoff_fit_learns_from_engine_positions(tmp_path):
+    from crates_sim.strategies import expert_fit
+
+    X, y = expert_fit.samples(Rules.preset("classic", 4), 30, 1, 4)
+    assert X.shape == (30, 12) and y.shape == (30,) and (X[:, 0] == 1).all()
+    assert np.isfinite(X).all() and np.isfinite(y).all()
+    src = tmp_path / "expert.py"
+    src.write_text("a = 1\n# BEGIN VALUE\nVALUE_CRATES = (0.0,)\n# END VALUE\nb = 2\n")
+    expert_fit.write(src, [1.5] * 12, [-2.0] * 12)
+    ns = {}
+    exec(src.read_text(), ns)
+    assert ns["VALUE_CRATES"] == (1.5,) * 12 and ns["VALUE_EIGHTS"] == (-2.0,) * 12 and ns["b"] == 2
+
+
+def test_ladder_and_compare_cost(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["ladder", "-p", "crazy-eights", "-n", "3", "--rungs", "1",
+                              "--games", "2", "--workers", "1", "--out", str(tmp_path / "l")])
+    assert res.exit_code == 0, res.output
+    assert "rungs winning >= 55%" in res.output
+    data = json.loads((tmp_path / "l" / "ladder.json").read_text())
+    assert data["rungs"][0]["upper"] == "expert:samples=2" and 0 <= data["rungs"][0]["share"] <= 1
+    res = runner.invoke(cli, ["compare", "--no-partnerships", "--strategies", "greedy,random",
+                              "--games", "2", "--workers", "1", "--cost", "1",
+                              "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    costs = json.loads((tmp_path / "c" / "compare.json").read_text())["cost_us_per_turn"]
+    assert set(costs) == {"greedy", "random"} and all(v > 0 for v in costs.values())
+    res = runner.invoke(cli, ["ladder", "--rungs", "0", "--out", str(tmp_path / "m")])
+    assert res.exit_code != 0 and "rungs" in res.output
