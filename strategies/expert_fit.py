@@ -114,7 +114,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=6000, help="positions per family")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--depth", type=int, default=10, help="the cut (expert's default depth)")
+    ap.add_argument("--depth", type=int, default=15, help="the cut (expert's default depth)")
     ap.add_argument("--write", action="store_true", help="write the coefficients into expert.py")
     args = ap.parse_args(argv)
     prepare(["expert"])
