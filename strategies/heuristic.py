@@ -412,12 +412,7 @@ def partner_nb(params, obs, hand, pile, options, rng):
 @kernel
 def weights_nb(params, obs, hand, pile, options, rng):
     """A linear scorer for tuning runs (`weights_choice` without noise)."""
-    phase = obs[O_PHASE]
-    if phase == PH_ANNOUNCE:
-        return announce_index(options, 0.0, rng)
-    if phase >= PH_CALL:
-        return longest_suit(hand, options)
-    return weights_choice(params, obs, hand, options, rng, False)
+    return weights_decision(params, obs, hand, options, rng, False)
 
 
 @kernel
@@ -425,14 +420,20 @@ def softmax_nb(params, obs, hand, pile, options, rng):
     """`weights` randomised: option i is played with probability proportional to
     exp(sum(w_j * feature_ij)), the weights params[0..7] (a temperature T is folded in:
     pass w / T). Drawn by the Gumbel-max trick, one uniform per option from the seat's
-    stream. expert's rollouts play it with `tuned`'s weights (`strategies/expert.py`).
-    Calls its longest suit; always announces."""
+    stream. expert's rollouts play it with `tuned`'s weights (`strategies/expert.py`)."""
+    return weights_decision(params, obs, hand, options, rng, True)
+
+
+@leaf
+def weights_decision(params, obs, hand, options, rng, noisy):
+    """Every decision of `weights` (noisy False) and `softmax` (True): calls its longest
+    suit, always announces, scores the options of a card decision (`weights_choice`)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announce_index(options, 0.0, rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
-    return weights_choice(params, obs, hand, options, rng, True)
+    return weights_choice(params, obs, hand, options, rng, noisy)
 
 
 @leaf
