@@ -88,10 +88,12 @@ def test_the_learned_cutoff_changes_crazy_eights_play():
 
 
 def test_expert_beats_random():
-    # partnerships, 6 games: expert's team scores lower (better) than random's in most
-    res = run_games(Rules.preset("classic", 4), [FAST, "random"] * 2, 11, 0, 6, detail="games")
-    totals = np.asarray(res.games["total"]).reshape(6, 4)
-    assert (totals[:, 0] < totals[:, 1]).sum() >= 5
+    # partnerships, 12 games (much luck: greedy wins 10 of these): expert's team scores
+    # lower (better) than random's in most, and fewer points on average
+    res = run_games(Rules.preset("classic", 4), [FAST, "random"] * 2, 11, 0, 12, detail="games")
+    totals = np.asarray(res.games["total"]).reshape(12, 4)
+    assert (totals[:, 0] < totals[:, 1]).sum() >= 8
+    assert totals[:, 0].mean() < totals[:, 1].mean() - 200
 
 
 def test_the_cutoff_fit_learns_from_engine_positions(tmp_path):
@@ -124,3 +126,25 @@ def test_ladder_and_compare_cost(tmp_path):
     assert set(costs) == {"greedy", "random"} and all(v > 0 for v in costs.values())
     res = runner.invoke(cli, ["ladder", "--rungs", "0", "--out", str(tmp_path / "m")])
     assert res.exit_code != 0 and "rungs" in res.output
+
+
+def test_the_teacher_decides_from_a_plain_view():
+    # expert_choice: the standard view plus the engine table, as a distilling module calls it
+    from crates_sim.engine import engine_table
+    from crates_sim.strategies.expert import expert_choice
+
+    _ids, params = resolve(["expert:samples=4"])
+    table = Table(Rules.preset("classic", 4), [None, "greedy", "greedy", "greedy"], 5, 0)
+    seen = 0
+    while table.pending is not None and seen < 5:
+        d = table.pending
+        options = np.array(d.options, dtype=np.int64)
+        rng = np.array([7, 8, 9, seen], dtype=np.int64)
+        k = expert_choice(params[0], d.obs, d.hand, d.pile, options, rng, engine_table())
+        assert 0 <= k < len(options)
+        again = expert_choice(params[0], d.obs, d.hand, d.pile, options,
+                              np.array([7, 8, 9, seen], dtype=np.int64), engine_table())
+        assert again == k  # the same stream, the same decision
+        seen += 1
+        table.act(d.options[k])
+    assert seen == 5
