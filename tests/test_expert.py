@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim import CratesError, Rules
+from crates_sim import engine_nb as E
 from crates_sim.cards import PH_AGAIN, PH_COUNT, PH_PLAY
 from crates_sim.cli import cli
 from crates_sim.engine import run_games
@@ -100,7 +101,7 @@ def test_the_cutoff_fit_learns_from_engine_positions(tmp_path):
     from crates_sim.strategies import expert_fit
 
     X, y = expert_fit.samples(Rules.preset("classic", 4), 30, 1, 4)
-    assert X.shape == (30, 12) and y.shape == (30,) and (X[:, 0] == 1).all()
+    assert X.shape == (30, E.N_CUT_FEATURES) and y.shape == (30,) and (X[:, 0] == 1).all()
     assert np.isfinite(X).all() and np.isfinite(y).all()
     src = tmp_path / "expert.py"
     src.write_text("a = 1\n# BEGIN VALUE\nVALUE_CRATES = (0.0,)\n# END VALUE\nb = 2\n")
