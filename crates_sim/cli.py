@@ -201,6 +201,10 @@ from .cli_play import play  # noqa: E402
 
 cli.add_command(play)
 
+from .cli_train import train  # noqa: E402
+
+cli.add_command(train)
+
 from crates_sim.analysis.cli_analysis import balance, compare, report, sweep, tune  # noqa: E402
 
 cli.add_command(report)

@@ -145,13 +145,16 @@ _ENGINE_TABLE = []
 
 def engine_table() -> np.ndarray:
     """The addresses of the engine kernels that other kernels call by address (slots
-    engine_nb.ENGINE_*), loaded or compiled in this process on first use."""
+    engine_nb.ENGINE_*), loaded or compiled in this process on first use, and that of
+    the apprentice's weights (loaded once per process)."""
     if not _ENGINE_TABLE:
         from .indirect import STATE_ARGS, address_of
+        from .strategies.apprentice import weights_address
 
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
+        table[nb.ENGINE_APPRENTICE] = weights_address()
         _ENGINE_TABLE.append(table)
     return _ENGINE_TABLE[0]
 

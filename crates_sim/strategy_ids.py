@@ -11,6 +11,9 @@ RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
 N_INLINE = PIMC
 #: keep3 (issue 11 part 3): compiled into the engine too, though above PIMC
 KEEP3 = 8
+#: apprentice (issue 23 part 2): called by address, as pimc (its weights are data); 10,
+#: leaving 9 for expert
+APPRENTICE = 10
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
 #: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the
