@@ -24,6 +24,11 @@ A round:
    (seats rotated, common deals), in this process; the round's win-rate difference with
    its 95% CI is kept in round-K/weights.json.
 
+The fit is pulled towards `tuned`'s weights (`apprentice.tuned_weights`, penalty l2), so
+that what the teacher's choices do not settle stays as `tuned` has it. Iterating pays
+only while the rounds get stronger: out/apprentice.json gets the weights of the round
+with the best mean win-rate difference against `tuned`.
+
 The games of a round run as tasks on the usual backends (worker processes, or Dask with
 `scheduler`): each task plays one game and returns its decisions.
 """
@@ -265,6 +270,11 @@ def strength(rules, w, games: int, seed: int) -> dict:
 
 
 # ------------------------------------------------------------------ the rounds
+def _mean_diff(info) -> float:
+    """A round's mean win-rate difference against the start over its tables."""
+    return float(np.mean([s["win_diff"] for s in info["strength"]]))
+
+
 def _table_name(rules) -> str:
     return "partnerships" if rules.partnerships else "individual"
 
@@ -285,15 +295,15 @@ def command(tables, out, teacher, rounds, games, sample, cap, seed) -> str:
 
 
 def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: float = 0.1,
-          cap: int = 200, seed: int = 0, l2: float = 1e-3, eval_games: int = 2000,
+          cap: int = 200, seed: int = 0, l2: float = 0.1, eval_games: int = 2000,
           workers: int | None = None, scheduler: str | None = None, overwrite: bool = False,
           echo=print, progress: bool = False) -> dict:
     """Expert iteration into the folder `out` (see the module doc). `rules`: a Rules, or a
     list of them (games alternate between them: `crates train --both`, partnerships and
     individual play). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
     from .progress import Progress
-    from .runner import make_backend
-    from .strategies.apprentice import write_weights
+    from .runner import available_cpus, make_backend
+    from .strategies.apprentice import tuned_weights, write_weights
     from .strategy import parse_strategies
 
     tables = list(rules) if isinstance(rules, (list, tuple)) else [rules]
@@ -305,6 +315,10 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             raise CratesError(f"--{name.replace('_', '-')} must be at least {low}, not {value}")
     if not 0.0 < sample <= 1.0:
         raise CratesError(f"--sample must be in (0, 1], not {sample:g}")
+    if scheduler and workers is not None:
+        raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
+                          "play the games (local:K starts K of them)")
+    workers = workers or available_cpus()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     settings = _settings(tables, teacher, games, sample, cap, seed, l2)
@@ -332,7 +346,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             w = np.asarray(info["weights"])
             paths.append(data)
             results.append(info)
-            echo(f"round {r}: done before ({info['held_out_agreement']:.1%} agreement held out)")
+            echo(f"round {r}: done before (held-out agreement {info['held_out_agreement']:.1%})")
             continue
         folder.mkdir(exist_ok=True)
         tr = time.perf_counter()
@@ -358,7 +372,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         held = (game % HOLDOUT) == 0
         g = np.unique(group[~held], return_inverse=True)[1]
         tf = time.perf_counter()
-        w_new = fit(X[~held], g, chosen[~held], l2=l2, w0=w)
+        w_new = fit(X[~held], g, chosen[~held], l2=l2, w0=w, prior=tuned_weights())
         info = {"round": r, **fit_report(X, group, chosen, game, w_new),
                 "generate_seconds": round(t_gen, 1), "fit_seconds": round(time.perf_counter() - tf, 1)}
         if w is not None:
@@ -369,7 +383,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         info["eval_seconds"] = round(time.perf_counter() - te, 1)
         w = w_new
         write_weights(wfile, w, {**info, "teacher": teacher})
-        results.append(info)
+        results.append({**info, "weights": w.tolist()})
         vs = "; ".join(f"{_table_name(t)} {100 * s['win_diff']:+.1f} [{100 * s['win_lo']:+.1f}, "
                        f"{100 * s['win_hi']:+.1f}]" for t, s in zip(tables, info["strength"],
                                                                   strict=True))
@@ -377,7 +391,13 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
              f"the teacher {info['held_out_agreement']:.1%} (train {info['train_agreement']:.1%}"
              f"), loss {info['held_out_loss']:.3f}; against {START} ({eval_games:,} deals): "
              f"{vs} points; {time.perf_counter() - tr:.0f} s")
-    write_weights(out / "apprentice.json", w, {"teacher": teacher, "rounds": len(results),
+    # iterate while it pays: ship the round that did best against the start
+    best = max(range(len(results)), key=lambda i: (_mean_diff(results[i]), i))
+    w = np.asarray(results[best]["weights"]) if "weights" in results[best] else w
+    write_weights(out / "apprentice.json", w, {"teacher": teacher, "round": best + 1,
+                                               "rounds": len(results),
+                                               "strength": results[best]["strength"],
                                                "command": command(tables, out, teacher, rounds,
                                                                   games, sample, cap, seed)})
-    return {"weights": w, "rounds": results, "wall": time.perf_counter() - t0}
+    return {"weights": w, "best_round": best + 1, "rounds": results,
+            "wall": time.perf_counter() - t0}

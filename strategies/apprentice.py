@@ -352,6 +352,21 @@ def set_weights(w) -> np.ndarray:
     return old
 
 
+def tuned_weights() -> np.ndarray:
+    """`tuned`'s eight weights (strategy.TUNED) on the apprentice's features: where
+    `crates train` starts, and what its fit is pulled towards (its features include
+    `weights`' eight, `left_in_suit` counted in quarters)."""
+    from crates_sim.strategy import TUNED
+
+    w0, w1, w2, w3, w4, w5, w6, w7 = TUNED
+    w = np.zeros(N_FEATURES)
+    for name, v in (("value", w0), ("wild", w1), ("three", w2), ("opp_hits", w3),
+                    ("partner_hits", -w3), ("keeps_suit", w4), ("left_in_suit", 4 * w5),
+                    ("action", w6), ("leader_hits", w7)):
+        w[FEATURES.index(name)] = v
+    return w
+
+
 def write_weights(path, w, info=None) -> None:
     """Write weights `w` (and `info`, a dict of how they were made) as a weights file."""
     data = {"features": list(FEATURES), "weights": [round(float(x), 6) for x in w],
