@@ -372,7 +372,8 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         held = (game % HOLDOUT) == 0
         g = np.unique(group[~held], return_inverse=True)[1]
         tf = time.perf_counter()
-        w_new = fit(X[~held], g, chosen[~held], l2=l2, w0=w, prior=tuned_weights())
+        # rounded as the weights file keeps them: a resumed run goes on from the same
+        w_new = np.round(fit(X[~held], g, chosen[~held], l2=l2, w0=w, prior=tuned_weights()), 6)
         info = {"round": r, **fit_report(X, group, chosen, game, w_new),
                 "generate_seconds": round(t_gen, 1), "fit_seconds": round(time.perf_counter() - tf, 1)}
         if w is not None:
