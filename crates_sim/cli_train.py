@@ -28,7 +28,7 @@ DEFAULT_TEACHER = "pimc:samples=100:depth=16"
               help="Share of card decisions the teacher labels.")
 @click.option("--cap", default=10_000, show_default=True, type=int,
               help="Most decisions recorded per game.")
-@click.option("--l2", default=0.1, show_default=True, type=float,
+@click.option("--l2", default=0.001, show_default=True, type=float,
               help="Pull of the fit towards `tuned`'s weights (the start).")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")

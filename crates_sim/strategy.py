@@ -145,8 +145,8 @@ BUILTINS = {
               "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
                                                   "hand is cut and valued as it stands (0: to "
                                                   "the hand's end)", whole=True)}),
-    "apprentice": (APPRENTICE, "a linear policy over 40 option features, distilled from a search "
-                               "player by `crates train` (fast: about greedy's cost x 3)",
+    "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
+                               "player by `crates train` (docs/strategies.md)",
                    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
                                                    "score; > 0: samples from its stream)"),
                     **_FORGET}),

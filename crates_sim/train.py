@@ -17,8 +17,8 @@ A round:
    iteration). Stored as Parquet: one row per option (game, decision, option, chosen,
    f_<feature>...).
 2. **Fit.** A softmax over each decision's options (conditional logit) with an L2
-   penalty, by Newton's method in plain numpy, on every round's decisions so far; the
-   games with game % 10 == 0 are held out, and their loss and agreement with the
+   penalty, by Newton's method in plain numpy, on every round's decisions so far; a
+   tenth of the games are held out (`held_out`), and their loss and agreement with the
    teacher are reported (`fit_report`).
 3. **Strength.** The new weights play `eval_games` duplicate deals against `tuned`
    (seats rotated, common deals), in this process; the round's win-rate difference with
@@ -48,6 +48,12 @@ from .errors import CratesError
 #: the phases of a card decision (cards.PH_PLAY, PH_COUNT, PH_AGAIN)
 CARD_PHASES = (0, 1, 2)
 HOLDOUT = 10
+
+
+def held_out(game):
+    """The games held out of the fit: pairs of games (0, 1), (20, 21) ..., a tenth, both
+    tables alike when games alternate between two (`--both`)."""
+    return (np.asarray(game) // 2) % HOLDOUT == 0
 START = "tuned"
 
 
@@ -233,8 +239,8 @@ def fit(X, group, chosen, l2=1e-3, w0=None, iters=30, tol=1e-7, prior=None):
 
 
 def fit_report(X, group, chosen, game, w) -> dict:
-    """Held-out (game % HOLDOUT == 0) and training loss and agreement of weights w."""
-    held = (game % HOLDOUT) == 0
+    """Held-out (`held_out`) and training loss and agreement of weights w."""
+    held = held_out(game)
     out = {}
     for name, mask in (("train", ~held), ("held_out", held)):
         if not mask.any():
@@ -295,7 +301,7 @@ def command(tables, out, teacher, rounds, games, sample, cap, seed) -> str:
 
 
 def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: float = 0.1,
-          cap: int = 200, seed: int = 0, l2: float = 0.1, eval_games: int = 2000,
+          cap: int = 200, seed: int = 0, l2: float = 0.001, eval_games: int = 2000,
           workers: int | None = None, scheduler: str | None = None, overwrite: bool = False,
           echo=print, progress: bool = False) -> dict:
     """Expert iteration into the folder `out` (see the module doc). `rules`: a Rules, or a
@@ -369,7 +375,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         t_gen = time.perf_counter() - tr
         paths.append(data)
         X, group, chosen, game, _value = load_decisions(paths)
-        held = (game % HOLDOUT) == 0
+        held = held_out(game)
         g = np.unique(group[~held], return_inverse=True)[1]
         tf = time.perf_counter()
         # rounded as the weights file keeps them: a resumed run goes on from the same

@@ -43,6 +43,7 @@ from crates_sim.cards import (
     O_PLAYERS,
     O_SEATS,
     O_SIZE,
+    O_STOCK_N,
     O_SUIT,
     OS_VOID_FREE,
     OS_VOIDS,
@@ -58,7 +59,7 @@ from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_leader, is_opponent
 from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, value
 
-#: option features (`fill_features`; names in FEATURES)
+#: option features (`fill_features`; names in FEATURES): N_BASE of their own
 FEATURES = (
     "action", "action_x_count", "action_x_hand", "value", "value_x_opp_le2",
     "value_x_opp_1", "value_x_hand", "wild", "wild_x_hand_le2", "wild_x_wilds_held", "three",
@@ -69,6 +70,11 @@ FEATURES = (
     "next_opp_void", "next_partner_void", "suit_seen", "highest_value", "wild_x_opp_1",
     "mate_last_x_keeps_suit",
 )
+#: and each of these option features (above) times each of these context scalars
+CROSSED = ("value", "wild", "three", "opp_hits", "keeps_suit", "left_in_suit", "action")
+CONTEXT = ("hand", "min_opp_hand", "stock", "pile", "mate_hand")
+FEATURES = FEATURES + tuple(f"{a}_by_{b}" for a in CROSSED for b in CONTEXT)
+N_BASE = 40
 N_FEATURES = len(FEATURES)
 #: the buffer: [0] format, [1] features, then the weights from W0, the scratch rows from X0
 FORMAT = 1.0
@@ -93,6 +99,19 @@ def _void_in(obs, q, s):
     """Whether seat q is known to hold no card of suit s (a void shown, nothing drawn since)."""
     at = O_SEATS + q * O_PER_SEAT
     return ((obs[at + OS_VOIDS] >> s) & 1) != 0 and obs[at + OS_VOID_FREE] == 0
+
+
+@leaf
+def _cross(out, at, k, x, c0, c1, c2, c3, c4):
+    """Option feature x (CROSSED[k]) times the five context scalars, into its slots."""
+    if x == 0.0:
+        return
+    j = at + N_BASE + 5 * k
+    out[j] = x * c0
+    out[j + 1] = x * c1
+    out[j + 2] = x * c2
+    out[j + 3] = x * c3
+    out[j + 4] = x * c4
 
 
 @kernel
@@ -159,6 +178,12 @@ def fill_features(obs, hand, pile, options, out, base):
         if not is_action(c) and value(obs, c) > best_value:
             best_value = value(obs, c)
     hand8 = n_hand / 8.0
+    # the context scalars (CONTEXT)
+    ctx0 = hand8
+    ctx1 = min(min_opp, 8) / 8.0
+    ctx2 = min(obs[O_STOCK_N], 40) / 20.0
+    ctx3 = min(pile.shape[0], 40) / 20.0
+    ctx4 = hand_size(obs, me_partner) / 8.0 if me_partner >= 0 else 0.0
     for i in range(options.shape[0]):
         at = base + i * F
         for j in range(F):
@@ -168,6 +193,7 @@ def fill_features(obs, hand, pile, options, out, base):
             out[at + 0] = 1.0
             out[at + 1] = count / 4.0
             out[at + 2] = hand8
+            _cross(out, at, 6, 1.0, ctx0, ctx1, ctx2, ctx3, ctx4)
             continue
         v = value(obs, c) / 10.0
         wild = is_wild(obs, c)
@@ -246,6 +272,12 @@ def fill_features(obs, hand, pile, options, out, base):
                 out[at + 35] = 1.0
         out[at + 36] = _suit_of(seen, new_suit) / 13.0
         out[at + 37] = 1.0 if value(obs, c) == best_value else 0.0
+        _cross(out, at, 0, v, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 1, 1.0 if wild else 0.0, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 2, 1.0 if three else 0.0, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 3, opp_hits, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 4, out[at + 26], ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 5, out[at + 28], ctx0, ctx1, ctx2, ctx3, ctx4)
 
 
 # ================================================================ the decision

@@ -81,7 +81,7 @@ def test_the_fit_recovers_a_linear_teacher():
         rows = np.flatnonzero(group == d)
         chosen[rows[np.argmax(s[rows])]] = 1.0
     w = fit(X, group, chosen, l2=1e-3)
-    game = group  # every tenth decision held out
+    game = group  # a tenth of the decisions held out
     rep = fit_report(X, group, chosen, game, w)
     assert rep["held_out_agreement"] > 0.8
     assert fit_report(X, group, chosen, game, np.zeros(A.N_FEATURES))["held_out_agreement"] < 0.5
