@@ -301,7 +301,7 @@ def command(tables, out, teacher, rounds, games, sample, cap, seed) -> str:
 
 
 def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: float = 0.1,
-          cap: int = 200, seed: int = 0, l2: float = 0.001, eval_games: int = 2000,
+          cap: int = 10_000, seed: int = 0, l2: float = 0.001, eval_games: int = 2000,
           workers: int | None = None, scheduler: str | None = None, overwrite: bool = False,
           echo=print, progress: bool = False) -> dict:
     """Expert iteration into the folder `out` (see the module doc). `rules`: a Rules, or a
@@ -315,7 +315,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
     tables = list(rules) if isinstance(rules, (list, tuple)) else [rules]
     rules = tables[0]
     (teacher,) = parse_strategies([teacher], 1)
-    for name, value, low in (("rounds", rounds, 1), ("games", games, 1), ("cap", cap, 1),
+    for name, value, low in (("rounds", rounds, 1), ("games", games, 4), ("cap", cap, 1),
                              ("eval_games", eval_games, 2)):
         if value < low:
             raise CratesError(f"--{name.replace('_', '-')} must be at least {low}, not {value}")
@@ -376,6 +376,9 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         paths.append(data)
         X, group, chosen, game, _value = load_decisions(paths)
         held = held_out(game)
+        if not (~held).any() or not held.any():
+            raise CratesError("too few decisions recorded to fit and check the weights: give "
+                              "more --games or a larger --sample")
         g = np.unique(group[~held], return_inverse=True)[1]
         tf = time.perf_counter()
         # rounded as the weights file keeps them: a resumed run goes on from the same

@@ -75,6 +75,9 @@ CROSSED = ("value", "wild", "three", "opp_hits", "keeps_suit", "left_in_suit", "
 CONTEXT = ("hand", "min_opp_hand", "stock", "pile", "mate_hand")
 FEATURES = FEATURES + tuple(f"{a}_by_{b}" for a in CROSSED for b in CONTEXT)
 N_BASE = 40
+N_CROSSED = len(CROSSED)
+#: a compact row (the decision's): the N_BASE features, then the crossed ones uncrossed
+N_COMPACT = N_BASE + N_CROSSED
 N_FEATURES = len(FEATURES)
 #: the buffer: [0] format, [1] features, then the weights from W0, the scratch rows from X0
 FORMAT = 1.0
@@ -82,7 +85,7 @@ W0 = 8
 MAX_WEIGHTS = 504
 X0 = W0 + MAX_WEIGHTS
 MAX_OPTIONS = 64
-BUFFER_LEN = X0 + MAX_OPTIONS * N_FEATURES
+BUFFER_LEN = X0 + (MAX_OPTIONS + 1) * N_FEATURES
 #: the file the weights ship in (in this package), and the variable that overrides it
 WEIGHTS_FILE = "apprentice.json"
 WEIGHTS_ENV = "CRATES_APPRENTICE_WEIGHTS"
@@ -102,9 +105,14 @@ def _void_in(obs, q, s):
 
 
 @leaf
-def _cross(out, at, k, x, c0, c1, c2, c3, c4):
-    """Option feature x (CROSSED[k]) times the five context scalars, into its slots."""
+def _cross(out, at, k, x, crossed, c0, c1, c2, c3, c4):
+    """Option feature x (CROSSED[k]): times the five context scalars into its five slots
+    (crossed), or as it is into slot N_BASE + k (the decision's compact rows, which
+    `apprentice_choice` crosses through the weights once per decision instead)."""
     if x == 0.0:
+        return
+    if not crossed:
+        out[at + N_BASE + k] = x
         return
     j = at + N_BASE + 5 * k
     out[j] = x * c0
@@ -118,7 +126,14 @@ def _cross(out, at, k, x, c0, c1, c2, c3, c4):
 def fill_features(obs, hand, pile, options, out, base):
     """The N_FEATURES features of every option into out[base + i * N_FEATURES + j] (option
     i, feature j; FEATURES names them). A draw or pass has the action features only."""
-    F = N_FEATURES
+    option_rows(obs, hand, pile, options, out, base, N_FEATURES, True)
+
+
+@leaf
+def option_rows(obs, hand, pile, options, out, base, F, crossed):
+    """The rows of `fill_features` (row i at out[base + i * F]), or with crossed False
+    the compact rows: the N_BASE features, then the N_CROSSED crossed option features
+    uncrossed. Returns the five context scalars (CONTEXT)."""
     phase = obs[O_PHASE]
     n_hand = hand.shape[0]
     me_partner = obs[O_PARTNER]
@@ -193,7 +208,7 @@ def fill_features(obs, hand, pile, options, out, base):
             out[at + 0] = 1.0
             out[at + 1] = count / 4.0
             out[at + 2] = hand8
-            _cross(out, at, 6, 1.0, ctx0, ctx1, ctx2, ctx3, ctx4)
+            _cross(out, at, 6, 1.0, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
             continue
         v = value(obs, c) / 10.0
         wild = is_wild(obs, c)
@@ -272,12 +287,13 @@ def fill_features(obs, hand, pile, options, out, base):
                 out[at + 35] = 1.0
         out[at + 36] = _suit_of(seen, new_suit) / 13.0
         out[at + 37] = 1.0 if value(obs, c) == best_value else 0.0
-        _cross(out, at, 0, v, ctx0, ctx1, ctx2, ctx3, ctx4)
-        _cross(out, at, 1, 1.0 if wild else 0.0, ctx0, ctx1, ctx2, ctx3, ctx4)
-        _cross(out, at, 2, 1.0 if three else 0.0, ctx0, ctx1, ctx2, ctx3, ctx4)
-        _cross(out, at, 3, opp_hits, ctx0, ctx1, ctx2, ctx3, ctx4)
-        _cross(out, at, 4, out[at + 26], ctx0, ctx1, ctx2, ctx3, ctx4)
-        _cross(out, at, 5, out[at + 28], ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 0, v, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 1, 1.0 if wild else 0.0, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 2, 1.0 if three else 0.0, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 3, opp_hits, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 4, out[at + 26], crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+        _cross(out, at, 5, out[at + 28], crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
+    return ctx0, ctx1, ctx2, ctx3, ctx4
 
 
 # ================================================================ the decision
@@ -293,18 +309,27 @@ def apprentice_choice(params, obs, hand, pile, options, rng, buf):
     n = options.shape[0]
     if n == 1:
         return 0
-    F = N_FEATURES
-    if buf.shape[0] < BUFFER_LEN or buf[1] != F or n > MAX_OPTIONS:
+    F = N_COMPACT
+    if buf.shape[0] < BUFFER_LEN or buf[1] != N_FEATURES or n > MAX_OPTIONS:
         return greedy_nb(params, obs, hand, pile, options, rng)
-    fill_features(obs, hand, pile, options, buf, X0)
+    c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, X0, F, False)
+    # the crossed weights times this decision's context, once: one weight per crossed
+    # feature (kept in the rows' slot after the last option's)
+    at_eff = X0 + n * F
+    for k in range(N_CROSSED):
+        j = W0 + N_BASE + 5 * k
+        buf[at_eff + k] = (buf[j] * c0 + buf[j + 1] * c1 + buf[j + 2] * c2 + buf[j + 3] * c3
+                           + buf[j + 4] * c4)
     best = 0
     best_score = -1.0e300
     temp = params[0]
     for i in range(n):
         s = 0.0
         at = X0 + i * F
-        for j in range(F):
+        for j in range(N_BASE):
             s += buf[W0 + j] * buf[at + j]
+        for k in range(N_CROSSED):
+            s += buf[at_eff + k] * buf[at + N_BASE + k]
         buf[at] = s  # the row is read: keep the score in its first slot
         if s > best_score:
             best_score = s

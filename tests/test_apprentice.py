@@ -127,16 +127,17 @@ def test_train_cli(tmp_path):
     runner = CliRunner()
     res = runner.invoke(cli, ["train", "--help"])
     assert res.exit_code == 0 and "Examples" in res.output and "--teacher" in res.output
-    res = runner.invoke(cli, ["train", "--teacher", "greedy", "--rounds", "1", "--games", "2",
-                              "--eval-games", "4", "--workers", "1", "--out", str(tmp_path)])
+    res = runner.invoke(cli, ["train", "--teacher", "greedy", "--rounds", "1", "--games", "4",
+                              "--sample", "0.05", "--eval-games", "4", "--workers", "1",
+                              "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert "held-out agreement" in res.output and (tmp_path / "apprentice.json").exists()
     # another run's settings in the same folder: refused, one line
-    res = runner.invoke(cli, ["train", "--teacher", "hoard3", "--rounds", "1", "--games", "2",
+    res = runner.invoke(cli, ["train", "--teacher", "hoard3", "--rounds", "1", "--games", "4",
                               "--workers", "1", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "other settings" in res.output
     for bad, words in ((["--sample", "0"], "--sample"), (["--teacher", "nobody"], "nobody"),
-                       (["--both", "-n", "3"], "--both")):
+                       (["--both", "-n", "3"], "--both"), (["--games", "3"], "--games")):
         res = runner.invoke(cli, ["train", *bad, "--out", str(tmp_path / "x")])
         assert res.exit_code == 2 and words in res.output, res.output
         assert len(res.output.strip().splitlines()) == 1
@@ -145,3 +146,31 @@ def test_train_cli(tmp_path):
 def test_strategies_lists_the_apprentice():
     res = CliRunner().invoke(cli, ["strategies"])
     assert "apprentice" in res.output and "temp=" in res.output
+
+
+def test_the_decision_scores_as_the_training_features_do():
+    # the kernel's compact rows (crossed weights folded once per decision) pick what the
+    # full features times the weights pick, with every weight set
+    from crates_sim.step import Table
+
+    w = np.random.default_rng(3).normal(size=A.N_FEATURES)
+    old = A.set_weights(w)
+    try:
+        checked = 0
+        for preset, partner in (("classic", True), ("classic", False), ("crazy-eights", False)):
+            rules = Rules.preset(preset, 4, **({"partnerships": partner} if preset == "classic" else {}))
+            table = Table(rules, [None] * 4, 6, 0)
+            while not table.over and checked < 150 * (1 + (preset == "classic") + partner):
+                d = table.pending
+                options = np.asarray(d.options, dtype=np.int64)
+                if table.pending_phase in (0, 1, 2) and len(options) > 1:
+                    X = np.zeros(len(options) * A.N_FEATURES)
+                    A.fill_features(d.obs, d.hand, d.pile, options, X, 0)
+                    s = X.reshape(len(options), -1) @ w
+                    pick = table.hint("apprentice")
+                    assert s[d.options.index(pick)] >= s.max() - 1e-9
+                    checked += 1
+                table.answer(table.hint("greedy"))
+        assert checked > 300
+    finally:
+        A.set_weights(old)
