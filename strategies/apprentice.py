@@ -180,6 +180,11 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
     for q in range(players):
         if is_opponent(obs, q) and hand_size(obs, q) < min_opp:
             min_opp = hand_size(obs, q)
+    # the opponents that lead or are on last card (a hit on them counts twice), once
+    targets = 0
+    for q in range(players):
+        if is_opponent(obs, q) and (hand_size(obs, q) == 1 or is_leader(obs, q)):
+            targets |= 1 << q
     mate_last = me_partner >= 0 and hand_size(obs, me_partner) == 1
     below = obs[O_SIZE] - n_hand
     if below < 0:
@@ -247,13 +252,15 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
         opp_hits = 0.0
         mate_hits = 0.0
         lead_hits = 0.0
-        for k in range(1, players):
+        hitting = (phase == PH_COUNT or e == E_COUNT or e == E_SKIP or e == E_FIVE
+                   or e == E_SEVEN or e == E_JACK or e == E_QUEEN5)  # else `hits` is False
+        for k in range(1, players if hitting else 1):
             if not hits(obs, c, phase, k):
                 continue
             q = seat_after(obs, k)
             if is_opponent(obs, q):
                 opp_hits += 1.0
-                if is_leader(obs, q) or hand_size(obs, q) == 1:
+                if (targets >> q) & 1:
                     lead_hits += 1.0
                 if k == 1 and hand_size(obs, q) == 1:
                     out[at + 25] = 1.0
