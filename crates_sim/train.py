@@ -61,7 +61,7 @@ START = "tuned"
 class GenTask:
     rules: object
     teacher: str
-    weights: tuple | None  # the apprentice that moves (None: START)
+    weights: tuple | None  # the apprentice that moves, its weights for this table (None: START)
     seed: int
     game: int
     sample: float
@@ -253,6 +253,32 @@ def fit_report(X, group, chosen, game, w) -> dict:
     return out
 
 
+def _row(rules) -> int:
+    """The row of a table's weights: 0 without partnerships, 1 with them."""
+    return 1 if rules.partnerships else 0
+
+
+def table_report(X, group, chosen, game, w, tables) -> dict:
+    """`fit_report` of the weights rows w, each table's games (game % len(tables)) scored
+    with its own row; the figures pooled over the tables (weighted by decisions)."""
+    parts = []
+    for i, t in enumerate(tables):
+        mine = game % len(tables) == i
+        if mine.any():
+            gi = np.unique(group[mine], return_inverse=True)[1]
+            parts.append(fit_report(X[mine], gi, chosen[mine], game[mine], w[_row(t)]))
+    out = {}
+    for key in parts[0]:
+        if key.endswith("_decisions"):
+            out[key] = sum(p.get(key, 0) for p in parts)
+    for key in parts[0]:
+        if not key.endswith("_decisions"):
+            side = key.split("_")[0] + ("_out" if key.startswith("held") else "")
+            n = f"{side}_decisions"
+            out[key] = sum(p[key] * p[n] for p in parts if key in p) / max(out[n], 1)
+    return out
+
+
 # ------------------------------------------------------------------ strength
 def strength(rules, w, games: int, seed: int) -> dict:
     """The apprentice with weights w against `tuned`: duplicate deals, seats rotated, in
@@ -309,7 +335,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
     individual play). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
     from .progress import Progress
     from .runner import available_cpus, make_backend
-    from .strategies.apprentice import tuned_weights, write_weights
+    from .strategies.apprentice import read_weights, tuned_weights, write_weights
     from .strategy import parse_strategies
 
     tables = list(rules) if isinstance(rules, (list, tuple)) else [rules]
@@ -349,9 +375,9 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         data, wfile = folder / "decisions.parquet", folder / "weights.json"
         if wfile.exists() and data.exists():
             info = json.loads(wfile.read_text())
-            w = np.asarray(info["weights"])
+            w = read_weights(wfile)
             paths.append(data)
-            results.append(info)
+            results.append({**info, "weights": w.tolist()})
             echo(f"round {r}: done before (held-out agreement {info['held_out_agreement']:.1%})")
             continue
         folder.mkdir(exist_ok=True)
@@ -359,7 +385,8 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         if not data.exists():
             r_seed = seed * 1000 + r
             tasks = [GenTask(tables[g % len(tables)], teacher,
-                             None if w is None else tuple(w.tolist()), r_seed, g, sample, cap, g)
+                             None if w is None else tuple(w[_row(tables[g % len(tables)])].tolist()),
+                             r_seed, g, sample, cap, g)
                      for g in range(games)]
             bar = Progress(games, enabled=progress)
             parts = []
@@ -379,14 +406,22 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         if not (~held).any() or not held.any():
             raise CratesError("too few decisions recorded to fit and check the weights: give "
                               "more --games or a larger --sample")
-        g = np.unique(group[~held], return_inverse=True)[1]
         tf = time.perf_counter()
-        # rounded as the weights file keeps them: a resumed run goes on from the same
-        w_new = np.round(fit(X[~held], g, chosen[~held], l2=l2, w0=w, prior=tuned_weights()), 6)
-        info = {"round": r, **fit_report(X, group, chosen, game, w_new),
+        # one fit per table, on its own games (rows: without partnerships, with them; one
+        # table: its fit in both); rounded as the weights file keeps them, so that a
+        # resumed run goes on from the same
+        w_new = np.zeros((2, X.shape[1]))
+        for i, t in enumerate(tables):
+            mine = ~held & (game % len(tables) == i)
+            gi = np.unique(group[mine], return_inverse=True)[1]
+            fitted = np.round(fit(X[mine], gi, chosen[mine], l2=l2,
+                                  w0=None if w is None else w[_row(t)], prior=tuned_weights()), 6)
+            w_new[[0, 1] if len(tables) == 1 else _row(t)] = fitted
+        info = {"round": r, **table_report(X, group, chosen, game, w_new, tables),
                 "generate_seconds": round(t_gen, 1), "fit_seconds": round(time.perf_counter() - tf, 1)}
         if w is not None:
-            info["previous_held_out_agreement"] = fit_report(X, group, chosen, game, w)["held_out_agreement"]
+            info["previous_held_out_agreement"] = table_report(X, group, chosen, game, w,
+                                                               tables)["held_out_agreement"]
         te = time.perf_counter()
         info["strength"] = [strength(t, w_new, eval_games, seed * 1000 + 500 + r)
                             for t in tables]

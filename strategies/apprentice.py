@@ -7,7 +7,8 @@ it makes current and what the next seat is known to lack, going out, the count .
 plays the best (`temp` > 0: samples softmax(score / temp) from its own stream). Suit
 calls and last-card announcements follow greedy (the longest suit; announce, `forget`).
 
-The weights are data, not code: they ship as `apprentice.json` beside this module
+The weights are data, not code: two vectors, one for tables without partnerships and one
+for partnership play. They ship as `apprentice.json` beside this module
 (rebuilt by `crates train`), are loaded once per process into a float64 buffer
 (`weights_buffer`), and the kernel reads them through that buffer's address, which the
 engine table carries (`engine.engine_table`, slot ENGINE_APPRENTICE). The kernels are
@@ -320,11 +321,13 @@ def apprentice_choice(params, obs, hand, pile, options, rng, buf):
     if buf.shape[0] < BUFFER_LEN or buf[1] != N_FEATURES or n > MAX_OPTIONS:
         return greedy_nb(params, obs, hand, pile, options, rng)
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, X0, F, False)
+    # the weights for this table: without partnerships, or with them
+    wat = W0 if obs[O_PARTNER] < 0 else W0 + N_FEATURES
     # the crossed weights times this decision's context, once: one weight per crossed
     # feature (kept in the rows' slot after the last option's)
     at_eff = X0 + n * F
     for k in range(N_CROSSED):
-        j = W0 + N_BASE + 5 * k
+        j = wat + N_BASE + 5 * k
         buf[at_eff + k] = (buf[j] * c0 + buf[j + 1] * c1 + buf[j + 2] * c2 + buf[j + 3] * c3
                            + buf[j + 4] * c4)
     best = 0
@@ -334,7 +337,7 @@ def apprentice_choice(params, obs, hand, pile, options, rng, buf):
         s = 0.0
         at = X0 + i * F
         for j in range(N_BASE):
-            s += buf[W0 + j] * buf[at + j]
+            s += buf[wat + j] * buf[at + j]
         for k in range(N_CROSSED):
             s += buf[at_eff + k] * buf[at + N_BASE + k]
         buf[at] = s  # the row is read: keep the score in its first slot
@@ -376,19 +379,22 @@ def shipped_weights_path():
 
 
 def read_weights(path=None) -> np.ndarray:
-    """The weight vector in a weights file (default: $CRATES_APPRENTICE_WEIGHTS, else the
-    shipped one): JSON {"features": [names], "weights": [numbers], ...}."""
+    """The weights in a weights file (default: $CRATES_APPRENTICE_WEIGHTS, else the shipped
+    one), as rows [without partnerships, with them]: JSON {"features": [names], "weights":
+    [numbers], "partnership_weights": [numbers] (optional: else the same), ...}."""
     path = path or os.environ.get(WEIGHTS_ENV) or shipped_weights_path()
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
-        names, w = list(data["features"]), np.asarray(data["weights"], dtype=np.float64)
+        names = list(data["features"])
+        w = np.asarray(data["weights"], dtype=np.float64)
+        wp = np.asarray(data.get("partnership_weights", data["weights"]), dtype=np.float64)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CratesError(f"apprentice weights {path}: cannot read them ({exc})") from None
-    if names != list(FEATURES) or w.shape != (N_FEATURES,):
+    if names != list(FEATURES) or w.shape != (N_FEATURES,) or wp.shape != (N_FEATURES,):
         raise CratesError(f"apprentice weights {path}: made for other features "
                           f"({len(names)} features, this version has {N_FEATURES})")
-    return w
+    return np.stack([w, wp])
 
 
 def weights_buffer() -> np.ndarray:
@@ -397,7 +403,7 @@ def weights_buffer() -> np.ndarray:
         buf = np.zeros(BUFFER_LEN, dtype=np.float64)
         buf[0] = FORMAT
         buf[1] = N_FEATURES
-        buf[W0:W0 + N_FEATURES] = read_weights()
+        buf[W0:W0 + 2 * N_FEATURES] = read_weights().ravel()
         _BUFFER.append(buf)
     return _BUFFER[0]
 
@@ -408,11 +414,13 @@ def weights_address() -> int:
 
 
 def set_weights(w) -> np.ndarray:
-    """Play with weights `w` in this process from now on (the buffer is rewritten in
-    place, so engine tables already made see them); returns the previous ones."""
+    """Play with weights `w` in this process from now on: rows [without partnerships, with
+    them], or one vector for both (the buffer is rewritten in place, so engine tables
+    already made see them); returns the previous rows."""
     buf = weights_buffer()
-    old = buf[W0:W0 + N_FEATURES].copy()
-    buf[W0:W0 + N_FEATURES] = np.asarray(w, dtype=np.float64)
+    old = buf[W0:W0 + 2 * N_FEATURES].reshape(2, N_FEATURES).copy()
+    buf[W0:W0 + 2 * N_FEATURES] = np.broadcast_to(np.asarray(w, dtype=np.float64),
+                                                  (2, N_FEATURES)).ravel()
     return old
 
 
@@ -432,9 +440,11 @@ def tuned_weights() -> np.ndarray:
 
 
 def write_weights(path, w, info=None) -> None:
-    """Write weights `w` (and `info`, a dict of how they were made) as a weights file."""
-    data = {"features": list(FEATURES), "weights": [round(float(x), 6) for x in w],
-            **(info or {})}
+    """Write weights `w` (rows [without partnerships, with them], or one vector for both)
+    and `info` (a dict of how they were made) as a weights file."""
+    w = np.broadcast_to(np.asarray(w, dtype=np.float64), (2, N_FEATURES))
+    data = {"features": list(FEATURES), "weights": [round(float(x), 6) for x in w[0]],
+            "partnership_weights": [round(float(x), 6) for x in w[1]], **(info or {})}
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1)
         fh.write("\n")

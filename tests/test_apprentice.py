@@ -26,8 +26,8 @@ def _greedy_weights():
 
 def test_the_shipped_weights_load():
     w = A.read_weights(A.shipped_weights_path())
-    assert w.shape == (A.N_FEATURES,) and np.isfinite(w).all() and np.abs(w).max() > 0
-    assert A.weights_buffer()[A.W0:A.W0 + A.N_FEATURES].tolist() == w.tolist()
+    assert w.shape == (2, A.N_FEATURES) and np.isfinite(w).all() and np.abs(w).max() > 0
+    assert A.weights_buffer()[A.W0:A.W0 + 2 * A.N_FEATURES].tolist() == w.ravel().tolist()
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -102,7 +102,9 @@ def test_a_short_run_agrees_with_its_teacher_better_than_its_start(short_run):
     X, group, chosen, game, value = load_decisions([out / "round-1" / "decisions.parquet"])
     assert np.isnan(value).all()  # hoard3 gives no values
     start = fit_report(X, group, chosen, game, A.tuned_weights())
-    learnt = fit_report(X, group, chosen, game, res["weights"])
+    assert res["weights"].shape == (2, A.N_FEATURES)  # one table: its fit in both rows
+    assert res["weights"][0].tolist() == res["weights"][1].tolist()
+    learnt = fit_report(X, group, chosen, game, res["weights"][1])
     assert learnt["held_out_decisions"] > 50
     assert learnt["held_out_agreement"] > start["held_out_agreement"] + 0.05
     assert learnt["held_out_loss"] < start["held_out_loss"]
@@ -174,3 +176,17 @@ def test_the_decision_scores_as_the_training_features_do():
         assert checked > 300
     finally:
         A.set_weights(old)
+
+
+def test_each_table_plays_its_own_weights():
+    # greedy's weights for one table, zeros (the first legal option) for the other
+    greedy, first = _greedy_weights(), np.zeros(A.N_FEATURES)
+    for partner in (True, False):
+        rules = Rules.preset("classic", 4, partnerships=partner)
+        old = A.set_weights(np.stack([first, greedy] if partner else [greedy, first]))
+        try:
+            mine = run_games(rules, ["apprentice"] * 4, 2, 0, 3, detail="games")
+        finally:
+            A.set_weights(old)
+        greedy_games = run_games(rules, ["greedy"] * 4, 2, 0, 3, detail="games")
+        assert mine.games["total"].tolist() == greedy_games.games["total"].tolist()
