@@ -48,8 +48,9 @@ def train(rules, teacher, both, rounds, games, sample, cap, l2, eval_games, seed
     `tuned`) and the teacher labels a --sample of the card decisions; the features of
     every option and the teacher's choice go to OUT/round-K/decisions.parquet. A softmax
     over the options is then fitted to every round's decisions (plain numpy, Newton's
-    method), checked on held-out games (agreement with the teacher) and played against
-    `tuned` on duplicate deals. OUT/round-K/weights.json holds each round's weights and
+    method; with --both one weight vector per table, each on its own games), checked on
+    held-out games (agreement with the teacher) and played against `tuned` on
+    duplicate deals. OUT/round-K/weights.json holds each round's weights and
     figures; OUT/apprentice.json the last round's, the file the package ships as
     strategies/apprentice.json. Rerunning the same command resumes after the last
     finished round; a larger --rounds continues.

@@ -27,6 +27,7 @@ import os
 from importlib import resources
 
 import numpy as np
+
 from crates_sim import engine_nb as E
 from crates_sim.cards import (
     E_COUNT,
