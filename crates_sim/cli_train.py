@@ -20,6 +20,8 @@ DEFAULT_TEACHER = "pimc:samples=100:depth=16"
                    "also gives its value of every option).")
 @click.option("--both", is_flag=True,
               help="Classic 4 players: games alternate between partnerships and individual play.")
+@click.option("--per-table", is_flag=True,
+              help="With --both: fit each table's weights on its own games (default: one fit).")
 @click.option("--rounds", "-r", default=3, show_default=True, type=int,
               help="Rounds of expert iteration (a larger number continues a finished run).")
 @click.option("--games", "-g", default=60, show_default=True, type=int,
@@ -40,7 +42,7 @@ DEFAULT_TEACHER = "pimc:samples=100:depth=16"
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Play the games on a Dask cluster, as `crates simulate --scheduler`.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-def train(rules, teacher, both, rounds, games, sample, cap, l2, eval_games, seed, out, overwrite,
+def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_games, seed, out, overwrite,
           workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
@@ -48,7 +50,7 @@ def train(rules, teacher, both, rounds, games, sample, cap, l2, eval_games, seed
     `tuned`) and the teacher labels a --sample of the card decisions; the features of
     every option and the teacher's choice go to OUT/round-K/decisions.parquet. A softmax
     over the options is then fitted to every round's decisions (plain numpy, Newton's
-    method; with --both one weight vector per table, each on its own games), checked on
+    method; --both --per-table: one weight vector per table, each on its own games), checked on
     held-out games (agreement with the teacher) and played against `tuned` on
     duplicate deals. OUT/round-K/weights.json holds each round's weights and
     figures; OUT/apprentice.json the last round's, the file the package ships as
@@ -77,7 +79,7 @@ def train(rules, teacher, both, rounds, games, sample, cap, l2, eval_games, seed
         raise CratesError("--workers must be at least 1")
     res = run_train(tables, out, teacher, rounds=rounds, games=games, sample=sample, cap=cap,
                     seed=seed, l2=l2, eval_games=eval_games, workers=workers,
-                    scheduler=scheduler, overwrite=overwrite,
+                    scheduler=scheduler, overwrite=overwrite, per_table=per_table,
                     echo=lambda s: None if quiet else click.echo(s, err=True),
                     progress=not quiet and sys.stderr.isatty())
     last = res["rounds"][-1]

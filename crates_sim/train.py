@@ -317,22 +317,25 @@ def _settings(tables, teacher, games, sample, cap, seed, l2):
             "games": games, "sample": sample, "cap": cap, "seed": seed, "l2": l2}
 
 
-def command(tables, out, teacher, rounds, games, sample, cap, seed) -> str:
+def command(tables, out, teacher, rounds, games, sample, cap, seed, l2=0.001,
+            per_table=False) -> str:
+    """The `crates train` command line of a run."""
     rules = tables[0]
     play = " --both" if len(tables) > 1 else "" if rules.partnerships else " --no-partnerships"
-    return (f"crates train --preset {rules.preset_name} --players {rules.players}{play} "
-            f"--teacher {teacher} "
+    return (f"crates train --preset {rules.preset_name} --players {rules.players}{play}"
+            f"{' --per-table' if per_table else ''} --teacher {teacher} "
             f"--rounds {rounds} --games {games} --sample {sample:g} --cap {cap} --seed {seed} "
-            f"--out {out}")
+            f"--l2 {l2:g} --out {out}")
 
 
 def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: float = 0.1,
           cap: int = 10_000, seed: int = 0, l2: float = 0.001, eval_games: int = 2000,
           workers: int | None = None, scheduler: str | None = None, overwrite: bool = False,
-          echo=print, progress: bool = False) -> dict:
+          echo=print, progress: bool = False, per_table: bool = False) -> dict:
     """Expert iteration into the folder `out` (see the module doc). `rules`: a Rules, or a
     list of them (games alternate between them: `crates train --both`, partnerships and
-    individual play). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
+    individual play); per_table: fit each table's weights on its own games (default: one
+    fit on all, used by both). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
     from .progress import Progress
     from .runner import available_cpus, make_backend
     from .strategies.apprentice import read_weights, tuned_weights, write_weights
@@ -353,7 +356,8 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
     workers = workers or available_cpus()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = _settings(tables, teacher, games, sample, cap, seed, l2)
+    settings = {**_settings(tables, teacher, games, sample, cap, seed, l2),
+                **({"per_table": True} if per_table else {})}
     meta = out / "train.json"
     if meta.exists() and not overwrite:
         old = json.loads(meta.read_text())
@@ -365,7 +369,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             p.unlink()
     meta.write_text(json.dumps({"settings": settings,
                                 "command": command(tables, out, teacher, rounds, games, sample,
-                                                   cap, seed)}, indent=1))
+                                                   cap, seed, l2, per_table)}, indent=1))
     t0 = time.perf_counter()
     results = []
     w = None
@@ -407,16 +411,16 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             raise CratesError("too few decisions recorded to fit and check the weights: give "
                               "more --games or a larger --sample")
         tf = time.perf_counter()
-        # one fit per table, on its own games (rows: without partnerships, with them; one
-        # table: its fit in both); rounded as the weights file keeps them, so that a
-        # resumed run goes on from the same
+        # one fit on every game, in both rows (rows: without partnerships, with them), or
+        # with per_table one per table on its own games; rounded as the weights file keeps
+        # them, so that a resumed run goes on from the same
         w_new = np.zeros((2, X.shape[1]))
-        for i, t in enumerate(tables):
-            mine = ~held & (game % len(tables) == i)
+        for i, t in enumerate(tables if per_table else tables[:1]):
+            mine = ~held & ((game % len(tables) == i) if per_table else True)
             gi = np.unique(group[mine], return_inverse=True)[1]
             fitted = np.round(fit(X[mine], gi, chosen[mine], l2=l2,
                                   w0=None if w is None else w[_row(t)], prior=tuned_weights()), 6)
-            w_new[[0, 1] if len(tables) == 1 else _row(t)] = fitted
+            w_new[_row(t) if per_table and len(tables) > 1 else [0, 1]] = fitted
         info = {"round": r, **table_report(X, group, chosen, game, w_new, tables),
                 "generate_seconds": round(t_gen, 1), "fit_seconds": round(time.perf_counter() - tf, 1)}
         if w is not None:
@@ -443,6 +447,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
                                                "rounds": len(results),
                                                "strength": results[best]["strength"],
                                                "command": command(tables, out, teacher, rounds,
-                                                                  games, sample, cap, seed)})
+                                                                  games, sample, cap, seed, l2,
+                                                                  per_table)})
     return {"weights": w, "best_round": best + 1, "rounds": results,
             "wall": time.perf_counter() - t0}
