@@ -29,6 +29,7 @@ from importlib import resources
 import numpy as np
 
 from crates_sim import engine_nb as E
+from crates_sim.bits import card_mask, popcount
 from crates_sim.cards import (
     E_COUNT,
     E_FIVE,
@@ -52,6 +53,7 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_CALL,
     PH_COUNT,
+    SUIT0_CARDS,
 )
 from crates_sim.errors import CratesError
 from crates_sim.indirect import float_array_at
@@ -165,28 +167,15 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
     for s in range(1, 4):
         if _suit_of(tame, s) > _suit_of(tame, longest):
             longest = s
-    # cards of each suit seen in the pile
-    p0 = p1 = p2 = p3 = 0
-    for j in range(pile.shape[0]):
-        sd = pile[j] & 3
-        if sd == 0:
-            p0 += 1
-        elif sd == 1:
-            p1 += 1
-        elif sd == 2:
-            p2 += 1
-        else:
-            p3 += 1
-    seen = (p0, p1, p2, p3)
+    # the pile as a card mask: the cards of a suit seen are one popcount away
+    seen = card_mask(pile, 0, pile.shape[0])
     min_opp = 99
     for q in range(players):
         if is_opponent(obs, q) and hand_size(obs, q) < min_opp:
             min_opp = hand_size(obs, q)
-    # the opponents that lead or are on last card (a hit on them counts twice), once
-    targets = 0
-    for q in range(players):
-        if is_opponent(obs, q) and (hand_size(obs, q) == 1 or is_leader(obs, q)):
-            targets |= 1 << q
+    # the opponents that lead or are on last card (a hit on them counts twice): found once,
+    # when the first option that hits anyone needs them
+    targets = -1
     mate_last = me_partner >= 0 and hand_size(obs, me_partner) == 1
     below = obs[O_SIZE] - n_hand
     if below < 0:
@@ -256,6 +245,11 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
         lead_hits = 0.0
         hitting = (phase == PH_COUNT or e == E_COUNT or e == E_SKIP or e == E_FIVE
                    or e == E_SEVEN or e == E_JACK or e == E_QUEEN5)  # else `hits` is False
+        if hitting and targets < 0:
+            targets = 0
+            for q in range(players):
+                if is_opponent(obs, q) and (hand_size(obs, q) == 1 or is_leader(obs, q)):
+                    targets |= 1 << q
         for k in range(1, players if hitting else 1):
             if not hits(obs, c, phase, k):
                 continue
@@ -294,7 +288,7 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
                 out[at + 34] = 1.0
             else:
                 out[at + 35] = 1.0
-        out[at + 36] = _suit_of(seen, new_suit) / 13.0
+        out[at + 36] = popcount(seen & (SUIT0_CARDS << new_suit)) / 13.0
         out[at + 37] = 1.0 if value(obs, c) == best_value else 0.0
         _cross(out, at, 0, v, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
         _cross(out, at, 1, 1.0 if wild else 0.0, crossed, ctx0, ctx1, ctx2, ctx3, ctx4)
