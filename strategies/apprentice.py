@@ -53,6 +53,7 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_CALL,
     PH_COUNT,
+    RANK0_CARDS,
     SUIT0_CARDS,
 )
 from crates_sim.errors import CratesError
@@ -143,26 +144,18 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
     me_partner = obs[O_PARTNER]
     players = obs[O_PLAYERS]
     # my hand: cards per suit (tame: not wild), 3s and wilds held
-    t0 = t1 = t2 = t3 = 0
-    threes = 0
-    wilds = 0
+    # (as card masks, without a branch per card: the suits of a hand are not predictable)
+    held = np.int64(0)
+    wild_held = np.int64(0)
     for j in range(n_hand):
         d = hand[j]
-        if is_wild(obs, d):
-            wilds += 1
-            continue
-        if d >> 2 == 2:
-            threes += 1
-        sd = d & 3
-        if sd == 0:
-            t0 += 1
-        elif sd == 1:
-            t1 += 1
-        elif sd == 2:
-            t2 += 1
-        else:
-            t3 += 1
-    tame = (t0, t1, t2, t3)
+        held |= np.int64(1) << d
+        wild_held |= np.int64(1 if is_wild(obs, d) else 0) << d
+    tame_held = held & ~wild_held
+    wilds = popcount(wild_held)
+    threes = popcount(tame_held & (RANK0_CARDS << 8))  # rank 2: the 3s
+    tame = (popcount(tame_held & SUIT0_CARDS), popcount(tame_held & (SUIT0_CARDS << 1)),
+            popcount(tame_held & (SUIT0_CARDS << 2)), popcount(tame_held & (SUIT0_CARDS << 3)))
     longest = 0
     for s in range(1, 4):
         if _suit_of(tame, s) > _suit_of(tame, longest):
