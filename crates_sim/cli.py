@@ -201,10 +201,11 @@ from .cli_play import play  # noqa: E402
 
 cli.add_command(play)
 
-from crates_sim.analysis.cli_analysis import balance, compare, report, sweep, tune  # noqa: E402
+from crates_sim.analysis.cli_analysis import balance, compare, design, report, sweep, tune  # noqa: E402
 
 cli.add_command(report)
 cli.add_command(compare)
 cli.add_command(balance)
 cli.add_command(sweep)
 cli.add_command(tune)
+cli.add_command(design)

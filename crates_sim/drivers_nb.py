@@ -46,6 +46,7 @@ from .state_nb import (
     NSV,
     S_AGAIN,
     S_CAP_DUE,
+    S_CHOICES,
     S_COUNT,
     S_DEAL,
     S_DEALER,
@@ -64,7 +65,9 @@ from .state_nb import (
     S_LAST,
     S_LEN,
     S_LOG_ON,
+    S_MOVES,
     S_N,
+    S_OPTIONS,
     S_OUT,
     S_OUT_SEQ,
     S_PASSES,
@@ -139,6 +142,9 @@ def lay_out(G, deck, d, hand_no):
     st[S_DIR] = 1
     st[S_COUNT] = 0
     st[S_TURNS] = 0
+    st[S_MOVES] = 0
+    st[S_CHOICES] = 0
+    st[S_OPTIONS] = 0
     st[S_ENDED] = 0
     st[S_REASON] = -1
     st[S_OUT] = -1

@@ -51,6 +51,12 @@ HAND_COLUMNS = {
     "plays": np.int16,
     "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)
     "reason": "category",  # one of REASONS
+    # the hand's move points (a seat to play or to answer a count; a forced draw or pass
+    # counts), those with more than one legal option, and their options summed (a forced
+    # move counts one); the same for every seat, like turns (`state_nb.note_options`)
+    "moves": np.int32,
+    "choices": np.int32,
+    "options": np.int32,
 }
 
 #: Added to games/ in a rotated design: which seating a row was played in, and the index of

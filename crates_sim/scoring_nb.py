@@ -44,12 +44,15 @@ from .state_nb import (
     G_RANK,
     G_TOTAL,
     H_CARDS_LEFT,
+    H_CHOICES,
     H_COVERED,
     H_DEALER,
     H_DRAWS,
     H_GAME,
     H_HAND,
     H_HOME_RUN,
+    H_MOVES,
+    H_OPTIONS,
     H_OUT,
     H_PLAYS,
     H_POINTS,
@@ -61,9 +64,12 @@ from .state_nb import (
     H_SIZE,
     H_THREES,
     H_TURNS,
+    S_CHOICES,
     S_DEALER,
     S_HAND,
+    S_MOVES,
     S_N,
+    S_OPTIONS,
     S_OUT,
     S_REASON,
     S_SIZE,
@@ -235,7 +241,7 @@ def write_hand_rows(G, game_row, hand_rows, row0):
     their number. hand_rows: one array per column (`engine.new_hand_rows`), field f of
     row r is hand_rows[f][r] (H_* fields), each in its dataset dtype: Parquet takes the
     columns as the kernel wrote them, with no casts. game_row: the game's number. A
-    kernel of its own: the 18 arrays are passed only when rows are written."""
+    kernel of its own: the 21 arrays are passed only when rows are written."""
     g = unpack(G)
     R, st, sv, tmp = g.rules, g.st, g.sv, g.tmp
     n = st[S_N]
@@ -262,6 +268,9 @@ def write_hand_rows(G, game_row, hand_rows, row0):
         hand_rows[H_PLAYS][r] = sv[at(q, SV_H_PLAYS)]
         hand_rows[H_TURNS][r] = st[S_TURNS]
         hand_rows[H_REASON][r] = st[S_REASON]
+        hand_rows[H_MOVES][r] = st[S_MOVES]
+        hand_rows[H_CHOICES][r] = st[S_CHOICES]
+        hand_rows[H_OPTIONS][r] = st[S_OPTIONS]
     return n
 
 

@@ -61,8 +61,13 @@ from .jit import allocating, counted_leaf, leaf, twin
  S_AGAIN, S_LAST, S_LOG_OVERFLOW, S_ERROR, S_ERR_SEAT, S_ERR_PHASE, S_ERR_CHOICE,
  S_GAME_OVER, S_ERR_HAND, S_FIRST_DEALER, S_FORCE, S_FORCE_SEAT, S_PICK, S_SEED, S_GAME,
  S_DEAL, S_CAP_DUE, S_QUE0, S_QUE_LEN, S_QUE_POS, S_PAUSE_SEAT, S_PAUSE_PHASE,
- S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS, S_DECK_N, S_COUNTERS) = range(48)
-NST = 48
+ S_PAUSE_N, S_PAUSE_PILE_N, S_SNAP0, S_WILDS, S_DECK_N, S_COUNTERS, S_MOVES, S_CHOICES,
+ S_OPTIONS) = range(51)
+NST = 51
+# S_MOVES, S_CHOICES, S_OPTIONS: the hand's move points so far (a seat to play or to answer
+# a count, a forced draw or pass included), those with more than one legal option, and
+# their options summed (a forced move counts one): `actions_nb.note_options`, the hand
+# rows' moves/choices/options (the `decisions` measure of `crates balance`)
 # S_WILDS: the wild cards of the rules (E_WILD, E_WILD9) as a card mask (cards.SUIT0_CARDS):
 # a card is legal when its bit is in suit | rank | wilds (`actions_nb.legal_options`)
 # S_COUNTERS: the cards that answer a count (COUNT_ADD > 0) as a card mask, like S_WILDS
@@ -88,8 +93,8 @@ N_PARAMS = 8
 #: fields of a hand row (one per game x hand x seat)
 (H_GAME, H_HAND, H_SIZE, H_DEALER, H_POS, H_SEAT, H_POINTS, H_CARDS_LEFT, H_THREES,
  H_COVERED, H_HOME_RUN, H_OUT, H_PRESSURES, H_PPOINTS, H_DRAWS, H_PLAYS, H_TURNS,
- H_REASON) = range(18)
-N_HAND_FIELDS = 18
+ H_REASON, H_MOVES, H_CHOICES, H_OPTIONS) = range(21)
+N_HAND_FIELDS = 21
 #: fields of a game row (one per game x seat)
 (G_TOTAL, G_RANK, G_PRESSURES, G_PPOINTS, G_HANDS_OUT, G_HOME_RUNS, G_CAPPED,
  G_HANDS) = range(8)
@@ -246,6 +251,16 @@ def unpack(G):
     sparams = fixed_view(G, PAR0, S_LEN - PAR0)
     log = fixed_view(G, LOG0, G.shape[0] - LOG0)
     return Views(R, st, sv, hands, stock, pile, G, log, obs, opts, strat, sparams, tmp)
+
+
+@leaf
+def note_options(G, k):
+    """Count a move point with k legal options (0: a forced draw or pass, counted as one)
+    in the hand's S_MOVES, S_CHOICES and S_OPTIONS (reset by `lay_out`, written to the hand
+    rows). Three adds per move: games-only runs measured within noise of without."""
+    G[S_MOVES] += 1
+    G[S_CHOICES] += k > 1
+    G[S_OPTIONS] += max(k, 1)
 
 
 #: `unpack` for allocating callers (pimc, the drivers): see `jit.counted_leaf`

@@ -61,7 +61,7 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands", reus
                            "pos": (s - dealer) % P, "seat": s, "points": pts[h, s], "cards_left": 1,
                            "threes_left": 0, "covered": 0, "home_run": False, "out": False,
                            "pressures": 0, "pressure_points": 0, "draws": 1, "plays": 1, "turns": 10,
-                           "reason": 0}
+                           "reason": 0, "moves": 8, "choices": 4, "options": 14}
                     for k, v in row.items():
                         hcols[k].append(v)
     games = {k: np.array(v, dtype=object if t == "category" else t) for (k, v), t in
