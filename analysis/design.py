@@ -6,7 +6,8 @@ true/false knobs as categories, whole-number knobs as integer ranges, `knobs.RAN
 Every trial plays the same deals (seed, games 0..G-1: common random numbers), in memory
 (no dataset is written), and is measured by `balance.measure` (+ `measures.skill_gap`
 when a target names it). The objective, minimised, is the weighted sum over targets of
-|est − value| / |value| (a VALUE target) or ∓est / max(|base est|, tiny) (max / min).
+|est − value| / |value| (a VALUE target; |base est| for a value of 0) or ∓est / |base est|
+(max / min).
 Trial 0 is the base itself. The state (every finished trial) is OUT/design.json, written
 after each trial: rerunning the same command resumes (the finished trials are given to a
 new study, and the search goes on to --budget). The best trial is validated against the
@@ -99,7 +100,8 @@ def loss(targets: list[Target], est: dict, base: dict) -> float:
             total += t.weight * (-v if t.goal == "max" else v) / scale
         else:
             g = float(t.goal)
-            total += t.weight * abs(v - g) / max(abs(g), 1e-6)
+            scale = abs(g) if g != 0 else max(abs(base.get(t.name, 0.0)), 1e-6)
+            total += t.weight * abs(v - g) / scale
     return total
 
 

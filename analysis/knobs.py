@@ -173,7 +173,7 @@ def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFram
             if sig[a, b]:
                 ax.text(b, a, "x", ha="center", va="center", fontsize=7)
     fig.colorbar(im, ax=ax, label="difference / base value (clipped at ±50%)")
-    sec.figure("knobs-heatmap", fig, "Each cell: the knob value's difference from the base, as a share of the "
+    sec.figure("heatmap", fig, "Each cell: the knob value's difference from the base, as a share of the "
                                      "base's value; x marks a 95% CI that excludes 0.")
     shown = table.copy()
     shown["CI excludes 0"] = np.where(marked(table), "x", "")
