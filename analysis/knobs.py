@@ -123,18 +123,28 @@ def marked(table: pd.DataFrame) -> pd.Series:
     return (table["lo"] > 0) | (table["hi"] < 0)
 
 
-def headline(table: pd.DataFrame, base_est: dict, top: int = 8) -> list[str]:
-    """The largest marked effects, relative to the base's value of the measure."""
-    t = table[marked(table)].copy()
+#: the measures the headline names the strongest knobs of, in this order
+HEADLINE = ("first_player", "balance", "duration:turns", "turns", "decisions:share", "decisions:branching",
+            "lead_changes:per_game", "decisive_hand:share", "drama:share", "comeback", "pressures",
+            "skill_gap:greedy", "skill_gap:random", "luck:strategy")
+
+
+def headline(table: pd.DataFrame, base_est: dict, per: int = 2) -> list[str]:
+    """Per headline measure, the `per` knob values with the largest marked effect (CI
+    excluding 0), with the base's value."""
+    t = table[marked(table)]
     if t.empty:
         return ["No knob moves any measure beyond its 95% CI."]
-    t["rel"] = [abs(d) / max(abs(base_est.get(m, 0.0)), 1e-9) for d, m in zip(t["diff"], t["measure"], strict=True)]
     lines = []
-    for _, r in t.sort_values("rel", ascending=False).head(top).iterrows():
-        b = base_est.get(r["measure"], float("nan"))
-        lines.append(f"{r['knob']}={r['value']}: {r['measure']} {r['diff']:+.3g} [{r['lo']:+.3g}, {r['hi']:+.3g}] "
-                     f"(base {b:.3g})")
-    return lines
+    for m in HEADLINE:
+        part = t[t["measure"] == m]
+        if part.empty:
+            continue
+        top = part.reindex(part["diff"].abs().sort_values(ascending=False).index).head(per)
+        effects = "; ".join(f"{r['knob']}={r['value']} {r['diff']:+.3g} [{r['lo']:+.3g}, {r['hi']:+.3g}]"
+                            for _, r in top.iterrows())
+        lines.append(f"{m} (base {base_est.get(m, float('nan')):.3g}): {effects}")
+    return lines or ["No headline measure moves beyond its 95% CI."]
 
 
 def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFrame, info: str) -> dict:
