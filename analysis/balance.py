@@ -324,7 +324,9 @@ def document(result: dict) -> Document:
                    f"{num(result['games'])} games per variant (seed {result['seed']}; the same deals for every "
                    f"variant that deals the same cards), strategies {', '.join(result['strategies'])} "
                    f"{'at every seat' if result.get('seating') == 'every seat' else 'rotated over the seats'}. "
-                   f"Brackets are 95% CIs; differences are against {labels[0]}.")
+                   f"Brackets are 95% CIs; differences are against {labels[0]}."
+                   + (f" skill_gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
+                      f"duplicate deals per variant." if result.get("skill_games") else ""))
     sec = doc.section("Summary", "summary")
     sec.bullets(summary_lines(result["differences"]))
     wide = []

@@ -220,23 +220,11 @@ def _identity(base, players, space, targets, specs, games, seed, ideal, strong, 
 
 
 def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
-    from .sweep import read_state, same_identity
+    from .sweep import saved_state
 
-    state = out / STATE
-    if state.exists():
-        old = read_state(state)
-        if same_identity(old, ident):
-            return old
-        if not overwrite:
-            raise CratesError(f"{out} holds a different design search ({old.get('base', '?')}, targets "
-                              f"{' '.join(old.get('targets') or ['?'])}): give another --out, or --overwrite")
-        for f in list(out.glob("design*")) + [out / "best.txt"]:
-            if f.is_file():
-                f.unlink()
-        return None
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CratesError(f"{out} is not empty and holds no design search: give another --out")
-    return None
+    return saved_state(out, STATE, ident, overwrite, "design search",
+                       lambda old: f"{old.get('base', '?')}, targets {' '.join(old.get('targets') or ['?'])}",
+                       ["design*", "validation.csv", "best.txt"])
 
 
 def command(base, players, knobs, targets, budget, games, validate, specs, seed, out, ideal_text, strong,
