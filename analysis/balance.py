@@ -182,7 +182,9 @@ def strategy_specs(strategies) -> list[str]:
 def command(variants, players, specs, games, seed, out, scheduler, extra=()) -> str:
     """The `crates balance` command line of this run (each variant manifest's `command`);
     extra: the designer's options as given (--ideal-turns, --strong, --skill-games, --knobs)."""
-    args = ["crates", "balance", "--variants", ",".join(variants), "--players", str(players),
+    # a --knobs run names its variants by its knobs (extra), not by --variants
+    named = [] if "--knobs" in extra else ["--variants", ",".join(variants)]
+    args = ["crates", "balance", *named, "--players", str(players),
             "--strategies", ",".join(specs), "--games", str(games), "--seed", str(seed), "--out", str(out)]
     if scheduler:
         args += ["--scheduler", scheduler]
