@@ -102,7 +102,7 @@ def release_rows() -> None:
 
 #: the dataset columns of the G_* fields that the kernel writes per game x seat, in order
 GAME_FIELD_COLUMNS = ("total", "rank", "pressures", "pressure_points", "hands_out",
-                      "home_runs", "capped_hands", "hands")
+                      "home_runs", "capped_hands", "hands", "saturated")
 
 
 def new_game_rows(cap: int) -> tuple:
