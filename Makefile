@@ -25,7 +25,9 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest
 
+# rlcard: RLCard's uno is the yardstick of the PettingZoo environment's step
 bench: setup
+	$(BIN)/python -c 'import rlcard' 2>/dev/null || $(BIN)/pip install -q 'rlcard>=1.2'
 	$(BIN)/python -m crates_sim.bench --big
 
 lint: setup
