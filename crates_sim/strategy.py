@@ -185,8 +185,49 @@ def parse_spec(spec: str):
     return name, values
 
 
-def parse_strategies(text, players: int) -> list[str]:
-    """Split `a,b,c,d` (or one name for every seat) into one spec per seat, validated."""
+class Lineup(list):
+    """A run's strategies, parsed once: the list of specs, one per seat (as text: it
+    compares, prints and serialises as that list), and what later steps read from them
+    without parsing again: `parsed` (per seat, `parse_spec`'s (name, values)), `users`
+    (the distinct user functions), `ids_params()` (`resolve`) and `addresses()` (the
+    adapters' addresses, valid in the process that found them: not pickled, so that a
+    worker finds its own). Made by `parse_strategies`; treat it as read-only."""
+
+    def __init__(self, specs=()):
+        super().__init__(specs)
+        self.parsed = [parse_spec(spec) for spec in self]
+        self.users = list(dict.fromkeys(name for name, _ in self.parsed if isinstance(name, tuple)))
+        self._ids_params = None
+        self._addresses = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "_addresses": None}
+
+    def ids_params(self):
+        """Per-seat strategy ids and parameter rows (seats x N_PARAMS) for the kernels."""
+        if self._ids_params is None:
+            self._ids_params = _ids_params(self)
+        ids, params = self._ids_params
+        return ids.copy(), params.copy()  # callers may change theirs (an agent's seat)
+
+    def addresses(self):
+        """Per seat, the address of the engine's adapter for it in this process, else 0."""
+        if self._addresses is None:
+            self._addresses = _addresses(self)
+        return self._addresses.copy()
+
+
+def lineup(specs) -> Lineup:
+    """`specs` as a Lineup: itself if it is one, else parsed (once)."""
+    return specs if isinstance(specs, Lineup) else Lineup(specs)
+
+
+def parse_strategies(text, players: int) -> Lineup:
+    """Split `a,b,c,d` (or one name for every seat) into one spec per seat, validated and
+    parsed (a Lineup, a list of the specs; one already parsed for `players` seats is
+    returned as it is)."""
+    if isinstance(text, Lineup) and len(text) == players:
+        return text
     specs = [s.strip() for s in (text.split(",") if isinstance(text, str) else text)]
     specs = [s for s in specs if s]
     if len(specs) == 1:
@@ -194,34 +235,29 @@ def parse_strategies(text, players: int) -> list[str]:
     if len(specs) != players:
         raise CratesError(f"{len(specs)} strategies for {players} players: give one per seat "
                           f"(or one for all)")
-    for spec in specs:
-        parse_spec(spec)
-    return specs
+    return Lineup(specs)
 
 
 def user_functions(specs) -> list[tuple[str, str]]:
     """The distinct user functions of a run, in order of first appearance."""
-    found = []
-    for spec in specs:
-        name, _ = parse_spec(spec)
-        if isinstance(name, tuple) and name not in found:
-            found.append(name)
-    return found
+    return list(lineup(specs).users)
 
 
-def resolve(specs: list[str]):
+def resolve(specs):
     """Per-seat strategy ids and parameter rows (seats x N_PARAMS) for the kernels."""
+    return lineup(specs).ids_params()
+
+
+def _ids_params(specs: Lineup):
     import numpy as np
 
     from .userstrat import USER_BASE, declared_parameters, load_function
 
-    users = user_functions(specs)
     ids = np.zeros(len(specs), dtype=np.int64)
     params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
-    for seat, spec in enumerate(specs):
-        name, values = parse_spec(spec)
+    for seat, (name, values) in enumerate(specs.parsed):
         if isinstance(name, tuple):
-            ids[seat] = USER_BASE + users.index(name)
+            ids[seat] = USER_BASE + specs.users.index(name)
             known = declared_parameters(load_function(*name)[2])
         else:
             ids[seat] = BUILTINS[name][0]
@@ -231,10 +267,14 @@ def resolve(specs: list[str]):
     return ids, params
 
 
-def addresses(specs: list[str]):
+def addresses(specs):
     """Per seat, the address of the decision adapter the engine calls for a strategy that
     is not compiled into it (pimc, users' functions), else 0. Compiles the adapters in
     this process on first use (addresses are valid in this process only)."""
+    return lineup(specs).addresses()
+
+
+def _addresses(specs: Lineup):
     import importlib
 
     import numpy as np
@@ -243,8 +283,7 @@ def addresses(specs: list[str]):
     from .userstrat import adapter_address
 
     out = np.zeros(len(specs), dtype=np.int64)
-    for seat, spec in enumerate(specs):
-        name, _ = parse_spec(spec)
+    for seat, (name, _) in enumerate(specs.parsed):
         if isinstance(name, tuple):
             out[seat] = adapter_address(*name)
         elif name in EXTERNAL:
