@@ -86,6 +86,39 @@ def parameters(**declared):
     return mark
 
 
+#: the parts of its view a decision function may declare it reads (`reads`)
+VIEW_PARTS = ("table", "seats")
+
+
+def reads(*parts):
+    """Declare which parts of its view a decision function reads, so that the engine
+    writes only those for it (a function that calls `greedy_nb` then runs about as fast
+    as built-in greedy)::
+
+        @reads()                 # or reads("table"), reads("table", "seats")
+        @njit
+        def my_greedy(params, obs, hand, pile, options, rng): ...
+
+    Always written: the decision (`phase`, `played_card`), the hand, the pile, the
+    options, the rules (`is_crates`, `rule`, `value` ...). "table": the table's scalars
+    (`me`, `players`, `partner`, `dealer`, `hand_number`, `deal_size`, `top_card`,
+    `current_suit`, `current_rank`, `direction`, `active_count`, `stock_size`, `passes`);
+    "seats": the per-seat part (`hand_size`, `total`, `pressures` ...). Undeclared, a
+    function gets the whole view. A part read without being declared holds stale values
+    (of an earlier decision of the same game)."""
+    bad = [p for p in parts if p not in VIEW_PARTS]
+    if bad:
+        raise CratesError(f"reads: unknown part {bad[0]!r} (parts: {', '.join(VIEW_PARTS)})")
+
+    def mark(fn):
+        from .userstrat import READS_ATTR
+
+        setattr(fn, READS_ATTR, frozenset(parts))
+        return fn
+
+    return mark
+
+
 #: parameters per seat (float64 row of the game state)
 N_PARAMS = 8
 
@@ -251,14 +284,15 @@ def resolve(specs):
 def _ids_params(specs: Lineup):
     import numpy as np
 
-    from .userstrat import USER_BASE, declared_parameters, load_function
+    from .userstrat import USER_BASE, declared_parameters, load_function, view_flags
 
     ids = np.zeros(len(specs), dtype=np.int64)
     params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
     for seat, (name, values) in enumerate(specs.parsed):
         if isinstance(name, tuple):
-            ids[seat] = USER_BASE + specs.users.index(name)
-            known = declared_parameters(load_function(*name)[2])
+            fn = load_function(*name)[2]
+            ids[seat] = USER_BASE + specs.users.index(name) + view_flags(fn)
+            known = declared_parameters(fn)
         else:
             ids[seat] = BUILTINS[name][0]
             known = BUILTINS[name][2]
