@@ -20,6 +20,7 @@ from .cards import (
     K_MAX_TURNS,
     K_PARTNER,
     K_PLAYERS,
+    O_RULES,
     REASON_CAP,
 )
 from .counts_nb import count_turn
@@ -106,6 +107,7 @@ from .state_nb import (
     at,
     new_state,
     nowrap,
+    obs_rules,
     small,
     stream,
     unpack,
@@ -210,10 +212,15 @@ def lay_out(G, deck, d, hand_no):
 
 @kernel
 def start_game(G, seed, game):
-    """Reset g for game `game` of seed `seed`: streams, dealer, totals, teams."""
+    """Reset g for game `game` of seed `seed`: streams, dealer, totals, teams, and the
+    view's table and seat parts (a user's function that reads a part it declared it does
+    not read, `view.reads`, reads values of this game only, whatever game came before)."""
     g = unpack(G)
     R, st, sv, rng = g.rules, g.st, g.sv, g.rng
     n = st[S_N]
+    for i in range(O_RULES):
+        g.obs[i] = 0
+    obs_rules(G)
     for q in range(n):
         for f in range(NSV):
             sv[at(q, f)] = 0

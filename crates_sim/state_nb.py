@@ -46,8 +46,14 @@ from .cards import (
     E_WILD9,
     EFFECT,
     IN_DECK,
+    K_DRAW_WHEN_ABLE,
+    K_FAMILY,
+    K_MAX_HANDS,
     K_PLAYERS,
+    O_CAN_DRAW,
+    O_FAMILY,
     O_HAND_N,
+    O_N_HANDS,
     O_RULES,
     OBS_LEN,
     RULES_LEN,
@@ -173,6 +179,19 @@ def stream(r):
     """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
 
+@leaf
+def obs_rules(G):
+    """Write the rules' part of the view, which no decision changes: the rules array and
+    the family, whether one may draw when able, the most hands (by `new_state`, and
+    again by `start_game` after it clears the rest of the view)."""
+    R = fixed_view(G, R0, RULES_LEN)
+    for i in range(RULES_LEN):
+        G[OBS0 + O_RULES + i] = R[i]
+    G[OBS0 + O_FAMILY] = R[K_FAMILY]
+    G[OBS0 + O_CAN_DRAW] = R[K_DRAW_WHEN_ABLE]
+    G[OBS0 + O_N_HANDS] = R[K_MAX_HANDS]
+
+
 @allocating
 def new_state(R, strat, sparams, addrs, engine, log_cap):
     """Allocate one game's state G for the rules R (room for `log_cap` log words).
@@ -191,8 +210,8 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
         G[STR0 + q] = strat[q]
         G[FN0 + q] = addrs[q]
     for i in range(RULES_LEN):
-        G[OBS0 + O_RULES + i] = R[i]
         G[R0 + i] = R[i]
+    obs_rules(G)
     for c in range(52):
         if R[EFFECT + c] == E_WILD or R[EFFECT + c] == E_WILD9:
             G[S_WILDS] |= np.int64(1) << c
