@@ -181,7 +181,8 @@ def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFram
     for a in range(len(rows)):
         for b in range(len(cols)):
             if sig[a, b]:
-                ax.text(b, a, "x", ha="center", va="center", fontsize=7)
+                strong = abs(np.nan_to_num(rel[a, b])) > 0.6 * lim
+                ax.text(b, a, "x", ha="center", va="center", fontsize=7, color="white" if strong else "black")
     fig.colorbar(im, ax=ax, label="difference / base value (clipped at ±50%)")
     sec.figure("heatmap", fig, "Each cell: the knob value's difference from the base, as a share of the "
                                      "base's value; x marks a 95% CI that excludes 0.")
