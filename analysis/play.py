@@ -146,6 +146,9 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
 
         command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
+    from crates_sim.pyagent import note_slowdown
+
+    note_slowdown(rules, [strategies[e] for e in plan[0]])  # Python agents: how much slower
     levels = tuple(dict.fromkeys(strategies))
     spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
     seatings = [Seating(r, tuple(entries), tuple(strategies[e] for e in entries), levels, rules.partnerships)

@@ -225,6 +225,10 @@ def prepare(specs=(), load: bool = True) -> float:
     cache is only checked, not loaded (the parent of workers stays small). Returns the
     seconds spent compiling."""
     # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
+    from .pyagent import python_specs
+
+    agents = python_specs(specs)  # Python agents need no compile (crates_sim.pyagent)
+    specs = [s for s in specs if s not in agents]
     seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine", load)
     seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
     from .strategy import EXTERNAL, parse_spec
@@ -248,6 +252,11 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
                  reuse_rows=False):
     """Run the kernel until all n_games are played; returns the raw arrays (the hand
     rows in this thread's reused buffer with `reuse_rows`: see `run_games`)."""
+    from .pyagent import note_slowdown, play_tables, python_specs
+
+    if python_specs(specs):  # Python agents play on the step engine (crates_sim.pyagent)
+        note_slowdown(rules, specs)  # once per process: how much slower this is
+        return play_tables(rules, specs, seed, game_start, n_games, want_rows, log)
     R = rules.to_array()
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr

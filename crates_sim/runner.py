@@ -443,6 +443,9 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         from . import engine
 
         compile_seconds = engine.prepare(strategies, load=backend.name == "inline")
+        from .pyagent import note_slowdown
+
+        note_slowdown(rules, strategies)  # Python agents: how much slower the run is
 
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)
