@@ -181,6 +181,7 @@ class Table:
         """Keep the state the hand starts from (a replay starts there until a turn has
         started: then from the start of the last turn, which `play_on` keeps at S_SNAP0)."""
         G = self._G
+        G[nb.S_QUE_POS] = 0  # the queue starts afresh: answers of the last hand are not replayed
         self._hand_start = G[:nb.S_LEN].copy()
         self._queued = 0
         self._snap = G[int(G[nb.S_SNAP0]):int(G[nb.S_SNAP0]) + nb.S_LEN]
