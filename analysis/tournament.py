@@ -35,6 +35,7 @@ import json
 import re
 import shlex
 import time
+import warnings
 from itertools import combinations
 from pathlib import Path
 
@@ -180,7 +181,8 @@ def rate(results: list[tuple[tuple[int, ...], pl.DataFrame]], m: int, lower_is_b
         boot_r[start:start + len(idx)] = elo(bradley_terry(Wb + prior))
         boot_s[start:start + len(idx)] = np.where(Nb > 0, Wb / np.maximum(Nb, 1), np.nan)
     lo, hi = np.quantile(boot_r, [0.025, 0.975], axis=0)
-    with np.errstate(invalid="ignore"):
+    with warnings.catch_warnings():  # the diagonal (no games with oneself) is all NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
         slo, shi = np.nanquantile(boot_s, [0.025, 0.975], axis=0)
     return {"rating": rating, "lo": lo, "hi": hi, "share": share, "share_lo": slo,
             "share_hi": shi, "deals": N, "wins": W, "deals_per_match": G}

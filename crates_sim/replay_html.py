@@ -244,7 +244,8 @@ main{max-width:1100px;margin:0 auto;padding:.8em}
 .card{width:38px;height:54px;border:1px solid #999;border-radius:5px;background:#fff;position:relative;
  font-weight:700;font-size:14px;line-height:1;box-shadow:1px 1px 2px rgba(0,0,0,.2)}
 .card .r{position:absolute;top:3px;left:4px}.card .s{position:absolute;bottom:3px;right:4px;font-size:20px}
-.card.red{color:#c62828}.card.black{color:#111}.card.small{transform:scale(.8);margin:-5px}
+.card.red{color:#c62828}.card.black{color:#111}.card.small{width:30px;height:42px;font-size:12px}.card.small .s{font-size:15px}
+#scoring .cards{min-height:0}
 .card.chosen{outline:3px solid #e0a800}
 .suitbig{font-size:2em}.red{color:#c62828}
 #decisions{background:#fff;border-radius:10px;padding:.4em .8em;margin:.6em 0;min-height:2em}
@@ -256,16 +257,16 @@ main{max-width:1100px;margin:0 auto;padding:.8em}
 <header><h1>%TITLE%</h1><div class="sub" id="sub"></div></header>
 <main>
 <div id="controls">
-<button id="first" title="first event (Home)">&#x23EE;</button>
-<button id="prev" title="back (&larr;)">&#x25C0;</button>
-<button id="play" title="play / pause (space)">&#x25B6;</button>
-<button id="next" title="forward (&rarr;)">&#x25B6;&#x25B6;</button>
-<button id="last" title="last event (End)">&#x23ED;</button>
+<button id="first" title="first event (Home)">|&#x25C0;</button>
+<button id="prev" title="back (&larr;)">&#x25C0; back</button>
+<button id="play" title="play / pause (space)">play</button>
+<button id="next" title="forward (&rarr;)">forward &#x25B6;</button>
+<button id="last" title="last event (End)">&#x25B6;|</button>
 <input type="range" id="scrub" min="0" value="0" aria-label="scrub through the events">
 <span id="pos"></span>
 </div>
 <div class="muted">Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> step, <kbd>PgUp</kbd>/<kbd>PgDn</kbd> previous/next hand,
-<kbd>Home</kbd>/<kbd>End</kbd>, <kbd>space</kbd> play/pause.</div>
+<kbd>Home</kbd>/<kbd>End</kbd>, <kbd>space</kbd> play/pause; <code>#N</code> after the address opens event N.</div>
 <div id="caption"></div>
 <div id="table"></div>
 <div id="decisions"></div>
@@ -309,6 +310,7 @@ function show(i) {
     h.appendChild(el("span", "tot", `total ${s.totals[q]}`)); box.appendChild(h);
     const cs = el("div", "cards");
     for (const c of sorted(s.hands[q] || [])) cs.appendChild(card(c, s.seat === q && chosen.has(c) ? "chosen" : ""));
+    if (!(s.hands[q] || []).length && s.hand) cs.appendChild(el("span", "muted", "no cards"));
     box.appendChild(cs); t.appendChild(box);
   }
   const d = document.getElementById("decisions"); d.replaceChildren();
@@ -324,7 +326,7 @@ function show(i) {
     for (const hd of ["seat", "points", "cards left", "how it scores (3-covering)", "total"]) hr.appendChild(el("th", "", hd));
     tab.appendChild(hr);
     for (const r of s.scoring) { const tr = el("tr"); tr.appendChild(el("td", "", r.seat)); tr.appendChild(el("td", "", (r.points > 0 ? "+" : "") + r.points));
-      const cc = el("td"); for (const c of sorted(r.cards)) cc.appendChild(card(c, "small")); tr.appendChild(cc);
+      const cc = el("td"), row = el("div", "cards"); for (const c of sorted(r.cards)) row.appendChild(card(c, "small")); cc.appendChild(row); tr.appendChild(cc);
       tr.appendChild(el("td", "", r.how)); tr.appendChild(el("td", "", s.totals[r.seat])); tab.appendChild(tr); }
     sc.appendChild(el("h3", "", `Hand ${s.hand} scored`)); sc.appendChild(tab);
   } else if (s.ev.ev === "game_end") {
@@ -336,7 +338,11 @@ function hand(dir) { const h = STEPS[at].hand; let i = at;
   if (dir > 0) { while (i < STEPS.length - 1 && STEPS[i].hand <= h) i++; }
   else { while (i > 0 && STEPS[i].hand >= h) i--; while (i > 0 && STEPS[i - 1].hand === STEPS[i].hand) i--; }
   show(i); }
-function toggle() { if (timer) { clearInterval(timer); timer = null; } else { timer = setInterval(() => { if (at >= STEPS.length - 1) toggle(); else show(at + 1); }, 400); } }
+function toggle() {
+  const b = document.getElementById("play");
+  if (timer) { clearInterval(timer); timer = null; b.textContent = "play"; }
+  else { timer = setInterval(() => { if (at >= STEPS.length - 1) toggle(); else show(at + 1); }, 400); b.textContent = "pause"; }
+}
 document.getElementById("scrub").max = STEPS.length - 1;
 document.getElementById("scrub").addEventListener("input", e => show(+e.target.value));
 document.getElementById("first").onclick = () => show(0);
@@ -354,7 +360,9 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 document.getElementById("sub").textContent = DATA.describe + " \u00b7 " + (G.strategies || []).map((s, q) => `seat ${q}: ${s}`).join(", ");
-show(0);
+function fromHash() { const m = /^#(\d+)$/.exec(location.hash); show(m ? +m[1] - 1 : at); }
+window.addEventListener("hashchange", fromHash);
+show(0); fromHash();
 </script></body></html>
 """
 
