@@ -148,7 +148,7 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
     from crates_sim.pyagent import note_slowdown
 
-    note_slowdown(rules, [strategies[e] for e in plan[0]])  # Python agents: how much slower
+    note_slowdown(rules, [strategies[e] for e in plan[0]], again=True)  # Python agents: how much slower
     levels = tuple(dict.fromkeys(strategies))
     spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
     seatings = [Seating(r, tuple(entries), tuple(strategies[e] for e in entries), levels, rules.partnerships)

@@ -217,7 +217,7 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
     for mt in todo:  # a run with Python agents says how much slower it is
         if python_specs(mt):
             plan = rotations(len(mt), rules.players, rules.partnerships)
-            note_slowdown(rules, [mt[e] for e in plan[0]], echo=echo)
+            note_slowdown(rules, [mt[e] for e in plan[0]], echo=echo, again=True)
             break
     t0 = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)

@@ -87,7 +87,7 @@ class PythonAgent:
         obj = load_function(*name, agents=True)[2]
         if inspect.isclass(obj):
             kwargs = dict(values)
-            if _takes(obj.__init__, "rules"):
+            if _takes(obj, "rules"):
                 kwargs["rules"] = rules
             try:
                 self.obj = obj(**kwargs)
@@ -221,13 +221,14 @@ def play_tables(rules, specs, seed, game_start, n_games, want_rows, log=None):
 _NOTED: set = set()
 
 
-def note_slowdown(rules, specs, echo=None) -> dict | None:
-    """Tell the user (stderr, once per process and set of agents, in the main process only)
-    that the run seats Python agents and how much slower it is: game 0 of seed 0 played
-    with the agents and with `greedy` in their seats, timed. Returns the figures."""
+def note_slowdown(rules, specs, echo=None, again: bool = False) -> dict | None:
+    """Tell the user (stderr, in the main process only; once per process and seating
+    unless `again`: a run's parent says it once per run) that the run seats Python agents
+    and how much slower it is: game 1 of seed 0 played with the agents and with `greedy`
+    in their seats, timed. Returns the figures."""
     agents = python_specs(specs)
     key = (rules.preset_name, rules.players, tuple(specs))
-    if not agents or key in _NOTED or multiprocessing.parent_process() is not None:
+    if not agents or (key in _NOTED and not again) or multiprocessing.parent_process() is not None:
         return None
     _NOTED.add(key)
     figures = measure(rules, list(specs))

@@ -93,14 +93,17 @@ def decisions(events) -> dict[int, list[dict]] | None:
         return None
     before = _positions(events)
     found: dict[int, list[dict]] = {}
-    cursor, play_at = 1, None
+    cursor, play_at, call_free = 1, None, False
     while table.pending is not None:
         d = table.pending
-        if d.phase in (C.PH_CALL, C.PH_ANNOUNCE):
-            at = play_at
-        elif d.phase == C.PH_BLIND_CALL:
+        if d.phase == C.PH_ANNOUNCE or (d.phase == C.PH_CALL and call_free):
+            at, advance = play_at, False  # the play this call or announcement belongs to
+            call_free = call_free and d.phase != C.PH_CALL
+        elif d.phase in (C.PH_CALL, C.PH_BLIND_CALL):  # the dealer's call of the upcard's suit
+            advance = True
             at = next((e for e in range(cursor, len(events)) if events[e]["ev"] == "call"), None)
         else:
+            advance = True
             hand = tuple(sorted(C.card_name(int(c)) for c in d.hand))
             top = C.card_name(int(d.pile[-1])) if len(d.pile) else None
             start = next((e for e in range(cursor, len(events)) if before[e][0]
@@ -110,10 +113,11 @@ def decisions(events) -> dict[int, list[dict]] | None:
                  and events[e]["ev"] in ("play", "draw", "pass", "pressure")
                  and (events[e]["ev"] != "draw" or events[e]["why"] in _CHOSEN_DRAWS)), None)
             play_at = at
+            call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
         option = None if at is None else _answer(d.phase, d.options, events[at])
         if option is None:
             return None
-        if d.phase not in (C.PH_CALL, C.PH_ANNOUNCE):
+        if advance:
             cursor = at + 1 if events[at]["ev"] != "pressure" else at
         found.setdefault(at, []).append(
             {"seat": d.seat, "phase": PHASE_TEXT.get(d.phase, str(d.phase)),

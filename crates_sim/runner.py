@@ -445,7 +445,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         compile_seconds = engine.prepare(strategies, load=backend.name == "inline")
         from .pyagent import note_slowdown
 
-        note_slowdown(rules, strategies)  # Python agents: how much slower the run is
+        note_slowdown(rules, strategies, again=True)  # Python agents: how much slower the run is
 
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)
