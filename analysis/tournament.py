@@ -365,7 +365,7 @@ def document(result: dict, rules, seed: int) -> Document:
                                                 zip(ratings["rating"], ratings["lo"], ratings["hi"], strict=True)],
                             "games": ratings["games"]}),
               "Bradley–Terry ratings, Elo scale, bootstrap 95% CIs")
-    fig, ax = figure("Ratings", "rating (Elo scale)", "strategy", size=(7.5, 0.5 + 0.45 * len(ratings)))
+    fig, ax = figure("Ratings", "rating (Elo scale)", "strategy", size=(7.5, max(3.0, 0.8 + 0.45 * len(ratings))))
     y = np.arange(len(ratings))[::-1]
     ax.errorbar(ratings["rating"], y, xerr=np.vstack([ratings["rating"] - ratings["lo"],
                                                       ratings["hi"] - ratings["rating"]]),
