@@ -20,6 +20,7 @@ from crates_sim.observe_nb import CALL0, OBS_HAND, OBS_PHASE
 ANNOUNCE = 59  # announce a last card
 
 
+# --- GreedyAgent
 class GreedyAgent:
     """The built-in `greedy` re-implemented in Python from the observation: shed the
     highest-valued legal card, never draw by choice, call the suit held most often,
@@ -51,6 +52,7 @@ class GreedyAgent:
         return best
 
 
+# --- first_legal
 def first_legal(observation, action_mask, seat, game):
     """A function agent: the lowest legal action."""
     return int(np.flatnonzero(action_mask)[0])

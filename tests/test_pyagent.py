@@ -168,3 +168,13 @@ def test_every_decision_is_asked_once():
     found = decisions(made)
     assert found is not None
     assert t.agents[0].decisions == sum(1 for ds in found.values() for d in ds if d["seat"] == 0)
+
+
+def test_the_docs_show_the_agents_as_they_are():
+    src = (ROOT / "examples" / "agents.py").read_text()
+    doc = (ROOT / "docs" / "strategies.md").read_text()
+    for name in ("GreedyAgent", "first_legal"):
+        start = src.index("\n", src.index(f"# --- {name}")) + 1
+        end = src.find("\n# ---", start)
+        code = src[start:end if end >= 0 else len(src)].strip("\n")
+        assert f"```python\n{code}\n```" in doc, f"docs/strategies.md: {name} differs from examples/agents.py"
