@@ -36,6 +36,7 @@ import re
 import shlex
 import time
 import warnings
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
@@ -189,6 +190,21 @@ def rate(results: list[tuple[tuple[int, ...], pl.DataFrame]], m: int, lower_is_b
 
 
 # ------------------------------------------------------------------ playing
+@dataclass(frozen=True)
+class MatchBlock:
+    """A block of one match's games (`play.Block`) with a number unique in the run (the
+    Dask backend names tasks by `index`: blocks of different matches share chunk numbers)."""
+
+    index: int
+    key: str  # the match
+    block: Block
+
+
+def run_match_block(task: MatchBlock):
+    """`play.run_block` for a block of a tournament's match."""
+    return run_block(task.block)
+
+
 def tournament(rules, strategies: list[str], games: int, seed: int, out, workers: int | None = None,
                scheduler: str | None = None, echo=print, reps: int = BOOT_REPS,
                samples: bool = True) -> dict:
@@ -241,16 +257,16 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
             spans = [(s, min(5000, games - s)) for s in range(0, games, 5000)]
             idx = w.add_chunks([(s, n, st.rotation) for st in seatings for s, n in spans])
             pairs = [(st, sp) for st in seatings for sp in spans]
-            blocks += [(key, Block(rules, st, seed, s, n, "games", str(folder), i))
-                       for i, (st, (s, n)) in zip(idx, pairs, strict=True)]
+            blocks += [MatchBlock(len(blocks) + j, key, Block(rules, st, seed, s, n, "games", str(folder), i))
+                       for j, (i, (st, (s, n))) in enumerate(zip(idx, pairs, strict=True))]
         parts: dict[str, list] = {k: [] for k in writers}
-        left = {k: sum(1 for kk, _ in blocks if kk == k) for k in writers}
+        left = {k: sum(1 for b in blocks if b.key == k) for k in writers}
         if blocks:
             n_workers = max(1, min(workers or available_cpus(), len(blocks)))
             with make_backend(scheduler, None if scheduler else n_workers) as backend:
-                for block, (summary, stats) in backend.run(run_block, [b for _, b in blocks]):
-                    key = Path(block.out).name  # the match's folder
-                    writers[key].done(block.index, stats)
+                for task, (summary, stats) in backend.run(run_match_block, blocks):
+                    key = task.key
+                    writers[key].done(task.block.index, stats)
                     parts[key].append(summary)
                     left[key] -= 1
                     if left[key] == 0:

@@ -178,3 +178,18 @@ def test_the_docs_show_the_agents_as_they_are():
         end = src.find("\n# ---", start)
         code = src[start:end if end >= 0 else len(src)].strip("\n")
         assert f"```python\n{code}\n```" in doc, f"docs/strategies.md: {name} differs from examples/agents.py"
+
+
+def test_play_against_a_python_agent():
+    pexpect = pytest.importorskip("pexpect")
+    import sys
+
+    child = pexpect.spawn(sys.executable, ["-m", "crates_sim", "play", "-p", "crazy-eights", "-n", "3",
+                                           "--opponents", f"{GREEDY_AGENT},greedy", "--seed", "3"],
+                          timeout=120, encoding="utf-8", dimensions=(50, 120))
+    child.expect(r"your move \[1-\d+, h hint, q quit\] ")
+    child.sendline("q")
+    child.expect("bye")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
