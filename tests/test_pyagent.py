@@ -116,7 +116,7 @@ def test_a_python_agent_at_a_table_with_an_outside_seat_answers_its_own_decision
 
     e = env.env(preset="classic", players=4, bots={1: GREEDY_AGENT, 2: "greedy", 3: GREEDY_AGENT})
     e.reset(seed=3, options={"game": 0})
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         _obs, _r, term, trunc, _info = e.last()
         e.step(None if term or trunc else e.hint("greedy"))
     assert e.unwrapped.table.totals == want
