@@ -228,7 +228,8 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
             or not (out / "matches" / f"{match_key(mt)}.parquet").exists()]
     echo(f"{len(entrants)} entrants, {len(matches)} matches of {num(games)} deals "
          f"({len(matches) - len(todo)} stored, {len(todo)} to play)")
-    from crates_sim.pyagent import note_slowdown, python_specs
+    from crates_sim.pyagent import python_specs
+    from crates_sim.pyagent_run import note_slowdown
 
     for mt in todo:  # a run with Python agents says how much slower it is
         if python_specs(mt):
@@ -328,7 +329,7 @@ def _save_state(out: Path, state: dict) -> None:
 def sample_games(rules, matches, state, seed: int, out: Path, echo) -> list[tuple[str, str]]:
     """One sample game per match (deal 0, the first rotation) as a log and a replay page
     in OUT/games/; returns (match, page path relative to OUT)."""
-    from crates_sim.engine import trace_game
+    from crates_sim.pyagent_run import trace_game
     from crates_sim.replay_html import write_page
 
     folder = out / "games"

@@ -91,7 +91,7 @@ def trace(rules, strategies, seed, game, out):
       crates trace -p league -n 3 -s greedy,random,random --seed 1 --game 42
       crates replay game.jsonl
     """
-    from .engine import trace_game
+    from .pyagent_run import trace_game
     from .strategy import parse_strategies
 
     specs = parse_strategies(strategies, rules.players)

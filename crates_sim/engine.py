@@ -252,11 +252,12 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
                  reuse_rows=False):
     """Run the kernel until all n_games are played; returns the raw arrays (the hand
     rows in this thread's reused buffer with `reuse_rows`: see `run_games`)."""
-    from .pyagent import note_slowdown, play_tables, python_specs
+    from .pyagent import python_specs
 
-    if python_specs(specs):  # Python agents play on the step engine (crates_sim.pyagent)
-        note_slowdown(rules, specs)  # once per process: how much slower this is
-        return play_tables(rules, specs, seed, game_start, n_games, want_rows, log)
+    agents = python_specs(specs)
+    if agents:  # they play on the step engine: crates_sim.pyagent_run
+        raise CratesError(f"{', '.join(agents)}: Python agents play in trace, simulate, compare, "
+                          f"balance, tournament and play, not here (an @njit function plays everywhere)")
     R = rules.to_array()
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr
@@ -300,14 +301,16 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
 
 
 def run_games(rules, strategies, seed, game_start, n_games, detail="hands",
-              reuse_rows=False) -> ChunkResult:
+              reuse_rows=False, play=None) -> ChunkResult:
     """Play games [game_start, game_start + n_games) of `seed`; one kernel call per chunk.
 
     reuse_rows: write the hand rows into a buffer this thread reuses from call to call
     (no new memory per chunk): the result's `hands` are then valid only until this
-    thread's next such call (`runner.run_chunk` has written them out by then)."""
+    thread's next such call (`runner.run_chunk` has written them out by then).
+    play: what plays the games instead of the kernel, with `_call_kernel`'s arguments and
+    results (`pyagent_run.play_tables`: Python agents on the step engine)."""
     want_rows = detail == "hands"
-    games_out, win_out, hand_rows, stats = _call_kernel(
+    games_out, win_out, hand_rows, stats = (play or _call_kernel)(
         rules, strategies, seed, game_start, n_games, want_rows, reuse_rows=reuse_rows)
     n = rules.players
     game_idx = np.repeat(np.arange(game_start, game_start + n_games, dtype=np.int64), n)
@@ -382,14 +385,15 @@ def decode_log(buf, rules, specs, seed, game) -> list[dict]:
     return events
 
 
-def trace_game(rules, strategies, seed, game) -> list[dict]:
+def trace_game(rules, strategies, seed, game, play=None) -> list[dict]:
     """Play game `game` of `seed` with the event log on; returns its events (docs/log-format.md).
 
-    The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
+    The same kernel as `run_games` plays it, so the log is evidence about the fast path
+    (`play`: as in `run_games`)."""
     cap = 1 << 18
     while True:
         log = np.zeros(cap, dtype=np.int64)  # pressure points reach 5 * 2**k
-        _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
+        _, _, _, stats = (play or _call_kernel)(rules, strategies, seed, game, 1, False, log=log)
         if stats[nb.T_LOG_OVERFLOW] == 0:
             break
         cap *= 4

@@ -21,7 +21,9 @@ its decisions the engine pauses, Python fills the observation (`observe_nb`), ca
 agent, and the engine replays the paused turn with the answer. Every other seat's decision
 is the engine's, so an agent that chooses as an @njit strategy does plays the same games.
 The cost is per decision (docs/strategies.md#python-agents): a run that seats Python agents
-says so, with the slowdown measured on one game (`note_slowdown`).
+says so, with the slowdown measured on one game (`pyagent_run.note_slowdown`). Runs of
+games with Python agents are `crates_sim.pyagent_run`'s: this module sits below the step
+engine (which seats the agents) and imports none of it.
 
 Errors: an agent that raises, returns a non-integer or an illegal action stops the run with
 one CratesError naming the agent, the seat, the game and the decision.
@@ -30,15 +32,14 @@ one CratesError naming the agent, the seat, the game and the decision.
 from __future__ import annotations
 
 import inspect
-import multiprocessing
 import numbers
-import sys
-import time
 from time import perf_counter
 
 import numpy as np
 
+from . import cards as C
 from .errors import CratesError
+from .observe_nb import ANNOUNCE0, CALL0
 
 _KIND: dict[str, bool] = {}
 
@@ -51,11 +52,11 @@ def is_python_spec(spec: str) -> bool:
     from numba.core.registry import CPUDispatcher
 
     from .strategy import parse_spec
-    from .userstrat import load_function
+    from .userstrat import is_user_spec, load_function
 
-    name, _ = parse_spec(spec)
     found = False
-    if isinstance(name, tuple):
+    if is_user_spec(spec.split(":")[0].strip()):  # (a built-in is not parsed here)
+        name, _ = parse_spec(spec)
         found = not isinstance(load_function(*name, agents=True)[2], CPUDispatcher)
     _KIND[spec] = found
     return found
@@ -160,14 +161,31 @@ _ENGINE = []
 
 
 def _engine():
-    """What `decide` uses, imported once (the environment module imports PettingZoo)."""
+    """What `decide` uses, imported once."""
     if not _ENGINE:
         from . import engine_nb as nb
-        from .env import ACTIONS, N_ACTIONS, to_action, to_option
         from .observe_nb import agent_observation, obs_size
 
-        _ENGINE.extend((nb, ACTIONS, N_ACTIONS, to_action, to_option, agent_observation, obs_size))
+        _ENGINE.extend((nb, ACTIONS, N_ACTIONS, action_of, option_of, agent_observation, obs_size))
     return _ENGINE
+
+
+#: the environment's 60 actions (docs/env.md), by name: 0-51 a card, 52 draw (or decline a
+#: count), 53 pass, 54-57 call a suit, 58/59 do not / do announce a last card
+ACTIONS = ([C.card_name(c) for c in range(52)] + ["draw", "pass"]
+           + [f"call {s}" for s in C.SUITS] + ["no announcement", "announce"])
+N_ACTIONS = len(ACTIONS)
+_SHIFT = {C.PH_CALL: CALL0, C.PH_BLIND_CALL: CALL0, C.PH_ANNOUNCE: ANNOUNCE0}
+
+
+def action_of(phase: int, option: int) -> int:
+    """The action number of the engine's `option` in a decision of `phase`."""
+    return option + _SHIFT.get(phase, 0)
+
+
+def option_of(phase: int, action: int) -> int:
+    """The engine's option of action number `action` in a decision of `phase`."""
+    return action - _SHIFT.get(phase, 0)
 
 
 def seat_agents(rules, seats) -> dict:
@@ -176,103 +194,5 @@ def seat_agents(rules, seats) -> dict:
             if s is not None and is_python_spec(s)}
 
 
-# ---------------------------------------------------------------- runs of games
-def play_tables(rules, specs, seed, game_start, n_games, want_rows, log=None):
-    """`engine._call_kernel` for a run that seats Python agents: the games one by one on
-    the step engine, returned as the kernel returns them (games_out, win_out, hand rows,
-    stats); with `log`, one game's event log written into it."""
-    from . import engine_nb as nb
-    from .engine import new_game_rows
-    from .step import Table
-
-    n = rules.players
-    games_out = new_game_rows(n_games * n)
-    win_out = np.zeros(n_games * n, dtype=np.float64)
-    stats = np.zeros(nb.N_STATS, dtype=np.int64)
-    parts = []
-    agents = None
-    for i in range(n_games):
-        t = Table(rules, list(specs), seed, game_start + i, record=log is not None,
-                  keep_rows=want_rows, agents=agents)
-        agents = t.agents  # the same instances play on (they may learn across games)
-        for col, mine in zip(games_out, t._games, strict=True):
-            col[i * n:(i + 1) * n] = mine
-        win_out[i * n:(i + 1) * n] = t._wins
-        stats += t._stats
-        if want_rows:
-            parts.extend(t.hand_rows)
-        if log is not None:
-            G = t._G
-            words = G[nb.LOG0:nb.LOG0 + int(G[nb.S_LOG_POS])]
-            if len(words) > len(log):
-                stats[nb.T_LOG_OVERFLOW] = 1
-            else:
-                log[:len(words)] = words
-                stats[nb.T_LOG_WORDS] = len(words)
-    hand_rows = None
-    if want_rows:
-        from .engine import new_hand_rows
-
-        hand_rows = (tuple(np.concatenate(c) for c in zip(*parts, strict=True)) if parts
-                     else new_hand_rows(0))
-    return games_out, win_out, hand_rows, stats
-
-
-_NOTED: set = set()
-
-
-def note_slowdown(rules, specs, echo=None, again: bool = False) -> dict | None:
-    """Tell the user (stderr, in the main process only; once per process and seating
-    unless `again`: a run's parent says it once per run) that the run seats Python agents
-    and how much slower it is: game 1 of seed 0 played with the agents and with `greedy`
-    in their seats, timed. Returns the figures."""
-    agents = python_specs(specs)
-    key = (rules.preset_name, rules.players, tuple(specs))
-    if not agents or (key in _NOTED and not again) or multiprocessing.parent_process() is not None:
-        return None
-    _NOTED.add(key)
-    figures = measure(rules, list(specs))
-    one = len(agents) == 1
-    text = (f"note: {', '.join(agents)} {'is a Python agent' if one else 'are Python agents'}: "
-            f"{'it plays' if one else 'they play'} through the step engine, "
-            f"{figures['us_per_decision']:.0f} µs per decision ({figures['agent_us']:.0f} µs of it in "
-            f"the agent's own code); measured on one game, {figures['slowdown']:.0f}x slower than "
-            f"with greedy in those seats ({figures['ms_per_game']:.1f} ms against "
-            f"{figures['njit_ms_per_game']:.2f} ms a game)")
-    (echo or (lambda s: print(s, file=sys.stderr, flush=True)))(text)
-    return figures
-
-
-def measure(rules, specs, games: int = 1, seed: int = 0) -> dict:
-    """Cost of the Python agents among `specs`: games [1, 1 + games) of `seed` timed with
-    them (after game 0, untimed, has loaded everything), and with greedy in their seats
-    (the @njit engine). Figures per decision and per game."""
-    from .engine import run_games
-    from .step import Table
-
-    plain = ["greedy" if is_python_spec(s) else s for s in specs]
-    run_games(rules, plain, seed, 0, 1, detail="games")
-    agents = Table(rules, list(specs), seed, 0).agents
-    for a in agents.values():
-        a.seconds = 0.0
-    decisions = 0
-    t0 = time.perf_counter()
-    for g in range(1, 1 + games):
-        Table(rules, list(specs), seed, g, agents=agents)
-        decisions += sum(a.decisions for a in agents.values())
-    wall = time.perf_counter() - t0
-    agent_s = sum(a.seconds for a in agents.values())
-    many = max(200, games)  # one engine call: its own start-up spread over many games
-    t0 = time.perf_counter()
-    run_games(rules, plain, seed, 1, many, detail="games")
-    njit = (time.perf_counter() - t0) / many * games
-    return {"games": games, "decisions": decisions, "ms_per_game": 1e3 * wall / games,
-            "njit_ms_per_game": 1e3 * njit / games,
-            "us_per_decision": 1e6 * wall / max(1, decisions),
-            "agent_us": 1e6 * agent_s / max(1, decisions),
-            "slowdown": wall / max(njit, 1e-9)}
-
-
-__all__ = ["PythonAgent", "is_python_spec", "python_specs", "seat_agents", "play_tables",
-           "note_slowdown", "measure"]
-
+__all__ = ["PythonAgent", "is_python_spec", "python_specs", "seat_agents", "ACTIONS",
+           "action_of", "option_of"]

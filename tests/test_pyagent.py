@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim.cli import cli
-from crates_sim.engine import run_games, trace_game
 from crates_sim.errors import CratesError
+from crates_sim.pyagent_run import run_games, trace_game
 from crates_sim.rules import PRESETS, Rules
 from crates_sim.step import Table
 
