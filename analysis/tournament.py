@@ -403,7 +403,7 @@ def document(result: dict, rules, seed: int) -> Document:
             if a != b and (a, b) in cells:
                 P[i, j] = cells[a, b].score
     fig, ax = figure("Share of games won against each opponent", "opponent", "strategy",
-                     size=(1.6 + 1.0 * m, 1.0 + 0.8 * m))
+                     size=(max(6.0, 1.6 + 1.0 * m), max(4.5, 1.0 + 0.8 * m)))
     im = ax.imshow(100 * P, cmap="RdBu", vmin=0, vmax=100)
     for i in range(m):
         for j in range(m):
