@@ -11,6 +11,7 @@ manifest by the `DatasetWriter` here; only small per-game summaries come back.
 from __future__ import annotations
 
 import contextlib
+import shlex
 from dataclasses import dataclass
 
 import polars as pl
@@ -119,6 +120,19 @@ def run_block(b: Block):
     return summary, stats
 
 
+def compare_command(rules, strategies, games, seed, out, precision, max_games, scheduler) -> str:
+    """The `crates compare` command line of this comparison (the manifest's `command`)."""
+    args = ["crates", "compare", "--preset", rules.preset_name, "--players", str(rules.players)]
+    for key, value in rules.differences().items():
+        args += ["--set", f"{key}={value}"]
+    args += ["--strategies", ",".join(strategies), "--games", str(games), "--seed", str(seed), "--out", str(out)]
+    if precision is not None:
+        args += ["--precision", str(precision), "--max-games", str(max_games)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    return shlex.join(args)
+
+
 def open_dataset(out, rules, specs: list[str], plan, seed: int, detail: str, made_by: str, command: str,
                  labels: list[str] | None = None) -> DatasetWriter:
     """A new rotated-design dataset in `out` (its games are added by `play`)."""
@@ -142,8 +156,6 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
         plan = rotations(len(strategies), rules.players, rules.partnerships)
     own = writer is None
     if own:
-        from .compare import command as compare_command  # here: compare imports this module
-
         command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
     from crates_sim.pyagent_run import note_slowdown

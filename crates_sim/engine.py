@@ -16,7 +16,7 @@ from . import cards as C
 from . import engine_nb as nb
 from .errors import CratesError
 from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
-from .strategy import addresses, resolve
+from .strategy import addresses, lineup, resolve
 
 PHASES = ("play", "count", "play again after a 6", "call", "upcard call", "announce")
 
@@ -102,7 +102,7 @@ def release_rows() -> None:
 
 #: the dataset columns of the G_* fields that the kernel writes per game x seat, in order
 GAME_FIELD_COLUMNS = ("total", "rank", "pressures", "pressure_points", "hands_out",
-                      "home_runs", "capped_hands", "hands")
+                      "home_runs", "capped_hands", "hands", "saturated")
 
 
 def new_game_rows(cap: int) -> tuple:
@@ -228,12 +228,14 @@ def prepare(specs=(), load: bool = True) -> float:
     from .pyagent import python_specs
 
     agents = python_specs(specs)  # Python agents need no compile (crates_sim.pyagent)
-    specs = [s for s in specs if s not in agents]
+    if agents:
+        specs = [s for s in specs if s not in agents]
     seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine", load)
     seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
-    from .strategy import EXTERNAL, parse_spec
+    from .strategy import EXTERNAL
 
-    for name in dict.fromkeys(parse_spec(s)[0] for s in specs):
+    specs = lineup(specs)  # parsed once (a Lineup from parse_strategies is not parsed again)
+    for name in dict.fromkeys(name for name, _ in specs.parsed):
         if isinstance(name, str) and name in EXTERNAL:
             import importlib
 
@@ -242,7 +244,7 @@ def prepare(specs=(), load: bool = True) -> float:
             # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
             seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name, load)
     try:
-        addresses(list(specs))  # users' functions: compiled here, so errors come once
+        addresses(specs)  # users' functions: compiled here, so errors come once
     except NumbaError as exc:
         raise _compile_error(list(specs), exc) from None
     return seconds
@@ -259,6 +261,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
         raise CratesError(f"{', '.join(agents)}: Python agents play in trace, simulate, compare, "
                           f"balance, tournament and play, not here (an @njit function plays everywhere)")
     R = rules.to_array()
+    specs = lineup(specs)
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr
     addrs = addresses(specs)

@@ -46,8 +46,14 @@ from .cards import (
     E_WILD9,
     EFFECT,
     IN_DECK,
+    K_DRAW_WHEN_ABLE,
+    K_FAMILY,
+    K_MAX_HANDS,
     K_PLAYERS,
+    O_CAN_DRAW,
+    O_FAMILY,
     O_HAND_N,
+    O_N_HANDS,
     O_RULES,
     OBS_LEN,
     RULES_LEN,
@@ -78,8 +84,10 @@ NST = 48
 # that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
- SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD) = range(19)
-NSV = 19
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD, SV_HAND_PTS) = range(20)
+NSV = 20
+# SV_HAND_PTS: the seat's (team's) hand points of the game so far, without pressures:
+# exact where SV_TOTAL has reached the points ceiling (`scoring_nb.total_order`)
 # SV_HELD: the cards the seat holds as a card mask (bit c: card c), kept with its hand by
 # `lay_out`, `take_top` and `remove_card` (and rebuilt by `play_on` for a position it is
 # given): a turn with nothing to play is known from one AND (`actions_nb.options_in`)
@@ -92,8 +100,8 @@ N_PARAMS = 8
 N_HAND_FIELDS = 18
 #: fields of a game row (one per game x seat)
 (G_TOTAL, G_RANK, G_PRESSURES, G_PPOINTS, G_HANDS_OUT, G_HOME_RUNS, G_CAPPED,
- G_HANDS) = range(8)
-N_GAME_FIELDS = 8
+ G_HANDS, G_SATURATED) = range(9)
+N_GAME_FIELDS = 9
 #: run statistics (stats[T_*]): plays + draws + passes, capped and dead hands, games, and
 #: the log's length in words and whether it overflowed (when tracing)
 (T_TURNS, T_CAPPED, T_DEAD, T_GAMES, T_LOG_WORDS, T_LOG_OVERFLOW) = range(6)
@@ -171,6 +179,19 @@ def stream(r):
     """Where random stream r's four words start in G."""
     return RNG0 + 4 * r
 
+@leaf
+def obs_rules(G):
+    """Write the rules' part of the view, which no decision changes: the rules array and
+    the family, whether one may draw when able, the most hands (by `new_state`, and
+    again by `start_game` after it clears the rest of the view)."""
+    R = fixed_view(G, R0, RULES_LEN)
+    for i in range(RULES_LEN):
+        G[OBS0 + O_RULES + i] = R[i]
+    G[OBS0 + O_FAMILY] = R[K_FAMILY]
+    G[OBS0 + O_CAN_DRAW] = R[K_DRAW_WHEN_ABLE]
+    G[OBS0 + O_N_HANDS] = R[K_MAX_HANDS]
+
+
 @allocating
 def new_state(R, strat, sparams, addrs, engine, log_cap):
     """Allocate one game's state G for the rules R (room for `log_cap` log words).
@@ -189,8 +210,8 @@ def new_state(R, strat, sparams, addrs, engine, log_cap):
         G[STR0 + q] = strat[q]
         G[FN0 + q] = addrs[q]
     for i in range(RULES_LEN):
-        G[OBS0 + O_RULES + i] = R[i]
         G[R0 + i] = R[i]
+    obs_rules(G)
     for c in range(52):
         if R[EFFECT + c] == E_WILD or R[EFFECT + c] == E_WILD9:
             G[S_WILDS] |= np.int64(1) << c
