@@ -189,6 +189,39 @@ def rate(results: list[tuple[tuple[int, ...], pl.DataFrame]], m: int, lower_is_b
             "share_hi": shi, "deals": N, "wins": W, "deals_per_match": G}
 
 
+def nash_average(share: np.ndarray, iters: int = 20000) -> dict:
+    """A second view for intransitive results (Balduzzi et al.'s Nash averaging, without
+    the maximum-entropy selection): the symmetric zero-sum game whose payoff is
+    A[a, b] = share[a, b] - 1/2, solved by multiplicative weights (the average strategy
+    converges to a Nash equilibrium). Returns the mixture (`weight`, the entrants an
+    opponent must mix to be unexploitable), each entrant's expected result against it
+    (`score`: 0.5 for those in its support, less for the others) and the equilibrium's
+    exploitability (how far from an exact one, in share of games)."""
+    A = np.nan_to_num(share - 0.5)
+    np.fill_diagonal(A, 0.0)
+    m = len(A)
+    w = np.ones(m) / m
+    total = np.zeros(m)
+    eta = np.sqrt(8 * np.log(max(m, 2)) / iters)
+    for _ in range(iters):
+        total += w
+        gain = A @ w  # each entrant's result against the current mixture
+        w = w * np.exp(eta * (gain - gain.max()))
+        w /= w.sum()
+    p = total / iters
+    score = 0.5 + A @ p
+    return {"weight": p, "score": score, "exploitability": float((A @ p).max())}
+
+
+def intransitive(labels, share, lo, hi) -> list[tuple[str, str, str]]:
+    """Triples a > b > c > a in which each result's CI lies above one half (cycles the
+    ratings cannot show)."""
+    m = len(labels)
+    beats = [[bool(lo[a, b] > 0.5) for b in range(m)] for a in range(m)]
+    return [(labels[a], labels[b], labels[c]) for a in range(m) for b in range(m) for c in range(m)
+            if a < b and a < c and beats[a][b] and beats[b][c] and beats[c][a]]
+
+
 # ------------------------------------------------------------------ playing
 @dataclass(frozen=True)
 class MatchBlock:
@@ -312,9 +345,14 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
     ratings.round(1).to_csv(out / "ratings.csv", index=False)
     matrix.round(4).to_csv(out / "matrix.csv", index=False)
     links = sample_games(rules, matches, state, seed, out, echo) if samples else []
+    nash = nash_average(r["share"])
+    nash = {"table": pd.DataFrame({"strategy": entrants, "weight": nash["weight"], "score": nash["score"]})
+            .sort_values(["weight", "score"], ascending=False).reset_index(drop=True),
+            "exploitability": nash["exploitability"],
+            "cycles": intransitive(entrants, r["share"], r["share_lo"], r["share_hi"])}
     result = {"ratings": ratings, "matrix": matrix, "matches": len(matches), "played": len(todo),
               "wall": played, "entrants": entrants, "games": games, "links": links,
-              "boot": r}
+              "boot": r, "nash": nash}
     doc = document(result, rules, seed)
     result["paths"] = doc.write(out / "tournament.html")
     return result
@@ -423,6 +461,24 @@ def document(result: dict, rules, seed: int) -> Document:
                             "share of games won (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
                                                             zip(matrix["score"], matrix["lo"], matrix["hi"], strict=True)],
                             "deals": matrix["deals"]}), "Every pair, both ways")
+    sec = doc.section("Intransitivity: a Nash average", "nash")
+    nash = result["nash"]
+    if nash["cycles"]:
+        sec.text("**Intransitive triples** (each result's 95% CI above one half): "
+                 + "; ".join(f"{a} > {b} > {c} > {a}" for a, b, c in nash["cycles"])
+                 + ". A single rating cannot order these: the Nash average below can.")
+    else:
+        sec.text("No intransitive triple: no a > b > c > a in which every result's 95% CI lies "
+                 "above one half, so the ratings order the entrants without contradiction.")
+    t = nash["table"]
+    sec.table(pd.DataFrame({"strategy": t["strategy"], "weight in the Nash mixture": [f"{w:.3f}" for w in t["weight"]],
+                            "share of games against the mixture": [f"{100 * s:.1f}%" for s in t["score"]]}),
+              "Nash averaging (the zero-sum game of the win matrix; equilibrium by multiplicative "
+              f"weights; exploitability {100 * nash['exploitability']:.2f} percentage points)")
+    sec.text("The Nash mixture is the field an opponent would have to face to gain nothing by "
+             "picking an entrant: entrants with weight hold their own against it (50%); the "
+             "others' shortfall is how much worse than the mixture they are. Unlike the ratings, "
+             "it does not reward beating weak entrants that are entered many times.")
     if result["links"]:
         sec = doc.section("Sample games", "samples")
         sec.text("One game per match (deal 0, first rotation), to watch step by step:")

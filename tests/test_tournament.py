@@ -112,3 +112,20 @@ def test_tournament_refuses_bad_input(tmp_path):
     (tmp_path / "z" / "notes.txt").write_text("mine")
     res = runner.invoke(cli, ["tournament", "-s", "greedy,random", "--out", str(tmp_path / "z")])
     assert res.exit_code == 2 and "not a tournament folder" in res.output
+
+
+def test_nash_average_and_cycles():
+    from crates_sim.analysis.tournament import intransitive, nash_average
+
+    # rock-paper-scissors plus a weak fourth: the mixture is the three, a third each
+    share = np.array([[np.nan, 0.8, 0.2, 0.9], [0.2, np.nan, 0.8, 0.9], [0.8, 0.2, np.nan, 0.9],
+                      [0.1, 0.1, 0.1, np.nan]])
+    nash = nash_average(share)
+    assert np.allclose(nash["weight"][:3], 1 / 3, atol=0.02) and nash["weight"][3] < 0.01
+    assert np.allclose(nash["score"][:3], 0.5, atol=0.02) and nash["score"][3] < 0.2
+    lo = np.where(np.isnan(share), np.nan, share - 0.05)
+    assert intransitive(["r", "p", "s", "w"], share, lo, share + 0.05) == [("r", "p", "s")]
+    # a transitive field: the best entrant alone
+    share = np.array([[np.nan, 0.7, 0.8], [0.3, np.nan, 0.6], [0.2, 0.4, np.nan]])
+    nash = nash_average(share)
+    assert nash["weight"][0] > 0.95 and intransitive(list("abc"), share, share - 0.05, share + 0.05) == []
