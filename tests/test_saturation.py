@@ -7,12 +7,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from log_check import check_log
+from test_scenarios import run
 
 from crates_sim.cards import POINTS_CEILING
 from crates_sim.cli import cli
 from crates_sim.engine import run_games, trace_game
 from crates_sim.rules import Rules
-from test_scenarios import run
 
 CEIL = POINTS_CEILING
 
