@@ -25,7 +25,7 @@ from crates_sim.rules import Rules
 from crates_sim.strategy import parse_strategies
 
 from . import stats
-from .data import Data, cluster_means, collect, load
+from .data import Data, cluster_means, collect, load, saturated_games
 from .play import labels_for, open_dataset, play, seating_plan
 from .render import PALETTE, Document, ci_text, figure, num
 
@@ -51,7 +51,8 @@ MEASURES = {
     "pressures": ("Pressure rate", "pressures per game (count)", 1, ""),
     "turns": ("Hand length", "turns per hand (plays + draws + passes)", 1, ""),
     "ends": ("Dead and capped hands", "share of hands (%)", 100, "end"),
-    "spread": ("Spread of final scores", "standard deviation of a final score (points)", 1, ""),
+    "saturated": ("Games with a total at the points ceiling", "share of games (%)", 100, ""),
+    "spread": ("Spread of final scores", "standard deviation of a final score below the points ceiling (points)", 1, ""),
     "luck": ("Luck/skill index", "share of final-score variance (%)", 100, "part"),
 }
 
@@ -135,7 +136,11 @@ def measure(D: Data) -> list[M]:
     counts = dict(zip(ends["reason"].to_list(), ends["n"].to_list(), strict=True))
     n = sum(counts.values())
     res += [_wilson("ends", r, counts.get(r, 0), n) for r in ("dead", "cap")]
+    sat, n_games = saturated_games(D)
+    res.append(_wilson("saturated", "", sat, n_games))
+    # the spread of final scores, over the games whose totals are exact (below the ceiling)
     gs = g.filter(pl.col("seat") < 2) if D.partnerships else g
+    gs = gs.filter(~pl.col("saturated"))
     mean = collect(gs.select(pl.col("total").cast(pl.Float64).mean())).item()
     var = cluster_means(gs, {"v": (pl.col("total").cast(pl.Float64) - mean) ** 2})
     v, vlo, vhi, vse = (float(var[c][0]) for c in ("v", "v_lo", "v_hi", "v_se"))

@@ -290,3 +290,51 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
                    f", robust score difference {ci_text(r['robust'], r['robust_lo'], r['robust_hi'])}")
     click.echo(f"table: {res['paths']['html'].with_name('tune.csv')}")
     click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@rules_options
+@click.option("--strategies", "-s", required=True, metavar="A,B,C,...",
+              help="The entrants, comma-separated: two or more distinct strategy specs "
+                   "(built-ins, FILE.py:FUNCTION @njit functions, FILE.py:Agent Python agents).")
+@click.option("--games", "-g", default=1000, show_default=True, type=int,
+              help="Deals per match (each played once per rotation of the match's entrants).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False),
+              help="Output folder; run again into it with more entrants to play only their matches.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run the matches on a Dask cluster, as `crates simulate --scheduler`.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--no-samples", is_flag=True, help="Skip the sample game (a replay page) per match.")
+def tournament(rules, strategies, games, seed, out, scheduler, workers, no_samples):
+    """Rate any number of strategies: duplicate matches, Bradley–Terry ratings.
+
+    Partnership games: every pair of entrants plays a match, one per team. Individual
+    games: every table of PLAYERS entrants plays one (so every pair meets equally often),
+    the entrants rotated over the seats on every deal. Ratings are on the Elo scale (mean
+    1500) with bootstrap 95% CIs over the deals. Writes OUT/ratings.csv (strategy,
+    rating, lo, hi, games), OUT/matrix.csv (strategy, opponent, score, lo, hi, deals: the
+    share of games the strategy beat the opponent in), OUT/tournament.html (leaderboard,
+    heat map, a sample game per match) and each match's results as Parquet in
+    OUT/matches/. The same command with one more entrant plays only the new matches.
+
+    \b
+    Examples:
+      crates tournament -s greedy,random,hoard3,dump3,aggressive,tuned --games 1000 --out league
+      crates tournament -s greedy,random,hoard3,dump3,aggressive,tuned,partner --games 1000 --out league
+      crates tournament -p crazy-eights -n 3 -s greedy,random,weights,tuned --games 2000 --out c8
+      crates tournament -s greedy,examples/agents.py:GreedyAgent,random --games 200 --out py
+    """
+    from .tournament import tournament as run_tournament
+
+    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    for spec in specs:
+        parse_strategies(spec, 1)
+    res = run_tournament(rules, specs, games, seed, out, workers=_workers(workers),
+                         scheduler=scheduler, echo=click.echo, samples=not no_samples)
+    click.echo(f"{res['matches']} matches ({res['played']} played now in {res['wall']:.1f} s; "
+               f"{rules.describe()}, {rules.players} players)")
+    for row in res["ratings"].itertuples():
+        click.echo(f"  {row.strategy:<28} {row.rating:7.0f}  [{row.lo:.0f}, {row.hi:.0f}]  "
+                   f"{row.games:,} games")
+    click.echo(f"report: {res['paths']['html']}")

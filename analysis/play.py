@@ -100,11 +100,11 @@ def run_block(b: Block):
     import socket
     import time
 
-    from crates_sim import engine
+    from crates_sim.pyagent_run import run_games  # the engine's (Python agents: the step engine)
 
     t0 = time.perf_counter()
     st = b.seating
-    res = engine.run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail=b.detail)
+    res = run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail=b.detail)
     gtab = games_table(res.games, list(st.specs), st)
     htab = hands_table(res.hands, st) if b.detail == "hands" and res.hands is not None else None
     stats = write_chunk(b.out, b.index, gtab, htab)
@@ -158,6 +158,9 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
     if own:
         command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
+    from crates_sim.pyagent_run import note_slowdown
+
+    note_slowdown(rules, [strategies[e] for e in plan[0]], again=True)  # Python agents: how much slower
     levels = tuple(dict.fromkeys(strategies))
     spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
     seatings = [Seating(r, tuple(entries), tuple(strategies[e] for e in entries), levels, rules.partnerships)

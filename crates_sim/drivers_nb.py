@@ -30,7 +30,14 @@ from .indirect import call_on_state
 from .jit import allocating, kernel, leaf
 from .log_nb import export_log, log_reserve
 from .rng_nb import rand_below, seed_stream, shuffle_cards
-from .scoring_nb import finish_game, finish_hand, game_over, score_hand, write_hand_rows
+from .scoring_nb import (
+    finish_game,
+    finish_hand,
+    game_over,
+    score_hand,
+    start_hand_points,
+    write_hand_rows,
+)
 from .state_nb import (
     CRATES_SIZES,
     DECK0,
@@ -85,6 +92,7 @@ from .state_nb import (
     SV_H_PPOINTS,
     SV_H_PRESSURES,
     SV_HAND_N,
+    SV_HAND_PTS,
     SV_HELD,
     SV_OUT_ORDER,
     SV_OWE,
@@ -335,6 +343,8 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
     for q in range(st[S_N]):
         sv[at(q, SV_TOTAL)] = totals[q, 0]
         sv[at(q, SV_PRESS_K)] = totals[q, 1]
+    for q in range(st[S_N]):
+        sv[at(q, SV_HAND_PTS)] = start_hand_points(G, q)
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
     finish_hand(G, 0, rows, 0, stats)

@@ -102,7 +102,7 @@ def release_rows() -> None:
 
 #: the dataset columns of the G_* fields that the kernel writes per game x seat, in order
 GAME_FIELD_COLUMNS = ("total", "rank", "pressures", "pressure_points", "hands_out",
-                      "home_runs", "capped_hands", "hands")
+                      "home_runs", "capped_hands", "hands", "saturated")
 
 
 def new_game_rows(cap: int) -> tuple:
@@ -316,6 +316,11 @@ def prepare(specs=(), load: bool = True) -> float:
     cache is only checked, not loaded (the parent of workers stays small). Returns the
     seconds spent compiling."""
     # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
+    from .pyagent import python_specs
+
+    agents = python_specs(specs)  # Python agents need no compile (crates_sim.pyagent)
+    if agents:
+        specs = [s for s in specs if s not in agents]
     state = (np.zeros(1, dtype=np.int64),)
     seconds = 0.0
     if not _ready(nb.play_on, state):  # a cold start: the kernel groups side by side
@@ -344,6 +349,12 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
                  reuse_rows=False):
     """Run the kernel until all n_games are played; returns the raw arrays (the hand
     rows in this thread's reused buffer with `reuse_rows`: see `run_games`)."""
+    from .pyagent import python_specs
+
+    agents = python_specs(specs)
+    if agents:  # they play on the step engine: crates_sim.pyagent_run
+        raise CratesError(f"{', '.join(agents)}: Python agents play in trace, simulate, compare, "
+                          f"balance, tournament and play, not here (an @njit function plays everywhere)")
     R = rules.to_array()
     specs = lineup(specs)
     ids, params = resolve(specs)
@@ -388,14 +399,16 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
 
 
 def run_games(rules, strategies, seed, game_start, n_games, detail="hands",
-              reuse_rows=False) -> ChunkResult:
+              reuse_rows=False, play=None) -> ChunkResult:
     """Play games [game_start, game_start + n_games) of `seed`; one kernel call per chunk.
 
     reuse_rows: write the hand rows into a buffer this thread reuses from call to call
     (no new memory per chunk): the result's `hands` are then valid only until this
-    thread's next such call (`runner.run_chunk` has written them out by then)."""
+    thread's next such call (`runner.run_chunk` has written them out by then).
+    play: what plays the games instead of the kernel, with `_call_kernel`'s arguments and
+    results (`pyagent_run.play_tables`: Python agents on the step engine)."""
     want_rows = detail == "hands"
-    games_out, win_out, hand_rows, stats = _call_kernel(
+    games_out, win_out, hand_rows, stats = (play or _call_kernel)(
         rules, strategies, seed, game_start, n_games, want_rows, reuse_rows=reuse_rows)
     n = rules.players
     game_idx = np.repeat(np.arange(game_start, game_start + n_games, dtype=np.int64), n)
@@ -470,14 +483,15 @@ def decode_log(buf, rules, specs, seed, game) -> list[dict]:
     return events
 
 
-def trace_game(rules, strategies, seed, game) -> list[dict]:
+def trace_game(rules, strategies, seed, game, play=None) -> list[dict]:
     """Play game `game` of `seed` with the event log on; returns its events (docs/log-format.md).
 
-    The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
+    The same kernel as `run_games` plays it, so the log is evidence about the fast path
+    (`play`: as in `run_games`)."""
     cap = 1 << 18
     while True:
         log = np.zeros(cap, dtype=np.int64)  # pressure points reach 5 * 2**k
-        _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
+        _, _, _, stats = (play or _call_kernel)(rules, strategies, seed, game, 1, False, log=log)
         if stats[nb.T_LOG_OVERFLOW] == 0:
             break
         cap *= 4

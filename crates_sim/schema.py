@@ -29,6 +29,10 @@ GAME_COLUMNS = {
     "home_runs": np.int16,
     "capped_hands": np.int16,
     "hands": np.int16,
+    # some total of the game reached the points ceiling (cards.POINTS_CEILING, 2**62): its
+    # totals at the ceiling are "at least that", not exact (docs/rules.md); the same for
+    # every seat of the game. Older datasets lack the column: read as false
+    "saturated": np.bool_,
 }
 
 #: One row per game x hand x seat.

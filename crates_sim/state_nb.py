@@ -84,8 +84,10 @@ NST = 48
 # that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
- SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD) = range(19)
-NSV = 19
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD, SV_HAND_PTS) = range(20)
+NSV = 20
+# SV_HAND_PTS: the seat's (team's) hand points of the game so far, without pressures:
+# exact where SV_TOTAL has reached the points ceiling (`scoring_nb.total_order`)
 # SV_HELD: the cards the seat holds as a card mask (bit c: card c), kept with its hand by
 # `lay_out`, `take_top` and `remove_card` (and rebuilt by `play_on` for a position it is
 # given): a turn with nothing to play is known from one AND (`actions_nb.options_in`)
@@ -98,8 +100,8 @@ N_PARAMS = 8
 N_HAND_FIELDS = 18
 #: fields of a game row (one per game x seat)
 (G_TOTAL, G_RANK, G_PRESSURES, G_PPOINTS, G_HANDS_OUT, G_HOME_RUNS, G_CAPPED,
- G_HANDS) = range(8)
-N_GAME_FIELDS = 8
+ G_HANDS, G_SATURATED) = range(9)
+N_GAME_FIELDS = 9
 #: run statistics (stats[T_*]): plays + draws + passes, capped and dead hands, games, and
 #: the log's length in words and whether it overflowed (when tracing)
 (T_TURNS, T_CAPPED, T_DEAD, T_GAMES, T_LOG_WORDS, T_LOG_OVERFLOW) = range(6)

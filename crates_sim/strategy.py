@@ -193,7 +193,7 @@ def parse_spec(spec: str):
         if not pairs or "=" in pairs[0] or not pairs[0]:
             raise CratesError(f"strategy {spec!r}: name the function, as {name}:FUNCTION")
         name, pairs = (name, pairs[0]), pairs[1:]
-        known = declared_parameters(load_function(*name)[2])
+        known = declared_parameters(load_function(*name, agents=True)[2])
         shown = f"{name[0]}:{name[1]}"
     elif name not in BUILTINS:
         raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)} "

@@ -85,18 +85,33 @@ def _module_for(where: str):
     return module, Path(module.__file__).resolve()
 
 
-def load_function(where: str, func: str):
-    """The user's @njit decision function `func` from `where` (file or module)."""
+def load_function(where: str, func: str, agents: bool = False):
+    """The user's @njit decision function `func` from `where` (file or module); with
+    `agents`, a plain Python callable or class (a Python agent, `crates_sim.pyagent`) too."""
     from numba.core.registry import CPUDispatcher
 
     module, path = _module_for(where)
     fn = getattr(module, func, None)
     if fn is None:
         raise CratesError(f"{where} has no function {func!r}")
+    if agents and not isinstance(fn, CPUDispatcher) and callable(fn) and not _decision_like(fn):
+        return module, path, fn
     if not isinstance(fn, CPUDispatcher):
         raise CratesError(f"{where}:{func} is not a numba @njit function "
-                          f"(decorate it with @numba.njit)")
+                          f"(decorate it with @numba.njit; a Python agent takes (observation, "
+                          f"action_mask, seat, game): docs/strategies.md)")
     return module, path, fn
+
+
+def _decision_like(fn) -> bool:
+    """A plain function with the six arguments of a decision function (params, obs, hand,
+    pile, options, rng): an @njit strategy without its decorator, not a Python agent."""
+    import inspect
+
+    if not inspect.isfunction(fn):
+        return False
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return len([p for p in inspect.signature(fn).parameters.values() if p.kind in kinds]) == 6
 
 
 def declared_parameters(fn) -> dict:

@@ -50,7 +50,8 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands", reus
             gcols["total"].append(totals[s])
             gcols["rank"].append(rank[s])
             gcols["win"].append(best[s] / best.sum())
-            for k in ("pressures", "pressure_points", "hands_out", "home_runs", "capped_hands"):
+            for k in ("pressures", "pressure_points", "hands_out", "home_runs", "capped_hands",
+                      "saturated"):
                 gcols[k].append(0)
             gcols["hands"].append(H)
         if detail == "hands":

@@ -125,7 +125,7 @@ def write_dataset(out, games: int = 200, players: int = 4, partnerships: bool | 
         "pressures": pressures.sum(axis=1).reshape(-1), "pressure_points": pp.sum(axis=1).reshape(-1),
         "hands_out": is_out.sum(axis=1).reshape(-1), "home_runs": home.sum(axis=1).reshape(-1),
         "capped_hands": np.repeat((reason[:, :, 0] == 3).sum(axis=1), P),
-        "hands": np.full(G * P, H),
+        "hands": np.full(G * P, H), "saturated": np.zeros(G * P, dtype=bool),
     }
     levels = {"strategy": list(dict.fromkeys(strategies)), "reason": list(REASONS)}
     (out / "games").mkdir(parents=True, exist_ok=True)
