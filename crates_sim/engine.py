@@ -185,6 +185,14 @@ def _in_cache(dispatcher, sig) -> bool:
         return False
 
 
+def _ready(dispatcher, args) -> bool:
+    """Whether `dispatcher` is loaded or cached for `args`' types."""
+    from numba import typeof
+
+    sig = tuple(typeof(a) for a in args)
+    return sig in dispatcher.overloads or _in_cache(dispatcher, sig)
+
+
 def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     """Make `dispatcher` ready for `args`' types: load it from numba's cache, or compile it
     and say so on stderr (one line: what, then the seconds it took). Returns the seconds
@@ -216,6 +224,89 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
+def _kernel_groups():
+    """The two groups of a cold start's side-by-side compile, as (kernel, argument types):
+    this process's, and the helper process's (`_compile_helper`). The types are those the
+    kernels' callers use (a test checks the cache holds one version of each). Here:
+    `decide`, with every strategy under it, which most kernels call, then the largest
+    helpers the turns inline (compiled before `play_on`, they are inlined from memory
+    there); in the helper: the
+    drivers (which call `play_on` by address, not the turns), then, once `decide` is in
+    the cache, the deal (its upcard may need a decision) and the draws. `play_on`, which
+    calls them all, is compiled last, here, loading them from the cache."""
+    from numba import typeof, types
+
+    from .actions_nb import draw_n, draw_one
+    from .counts_nb import count_resolved, draw_count
+    from .crates_nb import crates_effect, settle_penalties
+    from .decide_nb import call_fast, decide, play_chosen
+    from .drivers_nb import deal_hand
+    from .eights_nb import eights_play, pass_turn
+
+    G, i, u = types.int64[::1], types.int64, types.uint64
+    decide_sig = (G, i, i, i, i)
+    main = [(decide, decide_sig), (play_chosen, (G, i, i)), (eights_play, (G, i, i)),
+            (call_fast, decide_sig), (crates_effect, (G, i, i))]
+    helper = [(nb.play_games_nb, tuple(typeof(a) for a in _sample_args())),
+              (decide, decide_sig),  # waited for: the main process compiles it
+              (deal_hand, (G, u, i, i)), (draw_one, (G, i, i)), (draw_n, (G, i, i, i)),
+              (draw_count, (G, i)), (count_resolved, (G,)), (settle_penalties, (G,)),
+              (pass_turn, (G, i))]
+    return main, helper
+
+
+#: the helper's entry that it waits for instead of compiling (`_kernel_groups`)
+_WAITED = 1
+
+
+def _compile_helper() -> None:
+    """The helper process of a cold start (`_side_by_side`): compile its group into the
+    cache, waiting for `decide` (the main process's first) instead of compiling it too."""
+    import time
+
+    _main, helper = _kernel_groups()
+    for k, (kernel, sig) in enumerate(helper):
+        if k == _WAITED:  # decide: wait for the main process's (10 minutes at most)
+            deadline = time.monotonic() + 600
+            while not _in_cache(kernel, sig) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        kernel.compile(sig)
+
+
+def _side_by_side() -> float:
+    """A cold start on two cores or more: compile the engine's kernel groups in this process
+    and in a helper process side by side, into the one cache; `play_on` and the drivers
+    then load them. Says so on stderr (one line), as `_load_or_compile` does. Returns the
+    seconds spent; 0.0 on one core (`_load_or_compile` compiles it all then)."""
+    import subprocess
+    import sys
+    import time
+
+    from .workers import available_cpus
+
+    if available_cpus() < 2:
+        return 0.0
+    t0 = time.perf_counter()
+    print("compiling the engine (first run on this machine, on 2 cores) ...", end="",
+          file=sys.stderr, flush=True)
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "from crates_sim.engine import _compile_helper; _compile_helper()"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        main, _helper = _kernel_groups()
+        for kernel, sig in main:
+            kernel.compile(sig)
+        helper.wait()  # its kernels are in the cache now (what it failed to, play_on compiles)
+        nb.play_on.compile((main[0][1][0],))  # (int64[::1],)
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+        seconds = time.perf_counter() - t0
+        print(f" {seconds:.0f} s", file=sys.stderr, flush=True)
+    return seconds
+
+
 def prepare(specs=(), load: bool = True) -> float:
     """Load the engine (and the adapters of `specs`' strategies that are not compiled into
     it: pimc, users' functions) into this process, compiling what numba's cache lacks.
@@ -230,7 +321,11 @@ def prepare(specs=(), load: bool = True) -> float:
     agents = python_specs(specs)  # Python agents need no compile (crates_sim.pyagent)
     if agents:
         specs = [s for s in specs if s not in agents]
-    seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine", load)
+    state = (np.zeros(1, dtype=np.int64),)
+    seconds = 0.0
+    if not _ready(nb.play_on, state):  # a cold start: the kernel groups side by side
+        seconds += _side_by_side()
+    seconds += _load_or_compile(nb.play_on, state, "the engine", load)
     seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
     from .strategy import EXTERNAL
 

@@ -216,6 +216,20 @@ def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, c
     assert capfd.readouterr().err == ""
 
 
+def test_the_side_by_side_compile_compiles_the_kernels_as_their_callers_call_them():
+    """A cold start compiles kernel groups in two processes (`engine._side_by_side`): each
+    kernel for the argument types its callers use, so that `play_on` loads them from the
+    cache instead of compiling a second version: the cache holds one version of each."""
+    from crates_sim.engine import _in_cache, _kernel_groups, prepare
+
+    prepare()
+    main, helper = _kernel_groups()
+    for kernel, sig in main + helper:
+        assert _in_cache(kernel, sig), kernel.py_func.__name__
+        cache = kernel._cache
+        assert len(cache._cache_file._load_index()) == 1, kernel.py_func.__name__
+
+
 def test_crates_compile_readies_the_engine():
     result = CliRunner().invoke(cli, ["compile", "--strategies", f"pimc,{BOTS}:cheapest"])
     assert result.exit_code == 0, result.output
