@@ -16,6 +16,10 @@ KEEP3 = 8
 APPRENTICE = 10
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
+#: flags added to a user function's id when it declares (`view.reads`) that it does not
+#: read a part of its view: the engine leaves that part unwritten for it
+SKIP_TABLE = 1 << 20
+SKIP_SEATS = 1 << 21
 #: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the
 #: engine pauses the hand when such a seat must decide and no decision is queued
 AGENT = 90
