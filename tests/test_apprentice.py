@@ -158,11 +158,11 @@ def test_the_decision_scores_as_the_training_features_do():
     w = np.random.default_rng(3).normal(size=A.N_FEATURES)
     old = A.set_weights(w)
     try:
-        checked = 0
         for preset, partner in (("classic", True), ("classic", False), ("crazy-eights", False)):
             rules = Rules.preset(preset, 4, **({"partnerships": partner} if preset == "classic" else {}))
             table = Table(rules, [None] * 4, 6, 0)
-            while not table.over and checked < 150 * (1 + (preset == "classic") + partner):
+            checked = 0
+            while not table.over and checked < 150:
                 d = table.pending
                 options = np.asarray(d.options, dtype=np.int64)
                 if table.pending_phase in (0, 1, 2) and len(options) > 1:
@@ -173,7 +173,7 @@ def test_the_decision_scores_as_the_training_features_do():
                     assert s[d.options.index(pick)] >= s.max() - 1e-9
                     checked += 1
                 table.answer(table.hint("greedy"))
-        assert checked > 300
+            assert checked >= 50
     finally:
         A.set_weights(old)
 
