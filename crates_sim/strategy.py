@@ -179,7 +179,8 @@ BUILTINS = {
                                                   "hand is cut and valued as it stands (0: to "
                                                   "the hand's end)", whole=True)}),
     "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
-                               "player by `crates train` (docs/strategies.md)",
+                               "player by `crates train`; a turn costs about 5x greedy's, "
+                               "1/160 of pimc's (docs/strategies.md)",
                    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
                                                    "score; > 0: samples from its stream)"),
                     **_FORGET}),
