@@ -11,10 +11,13 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 	$(BIN)/crates compile
 
+# PYTHONWARNINGS: no setuptools note "folders with the same name as your package", which
+# every editable install of a package-dir layout prints (editable_mode=compat or strict
+# print notes of their own, and neither maps strategies/ and analysis/ into crates_sim)
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,dask]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,dask]'
 	touch $(STAMP)
 
 demo: setup
@@ -25,7 +28,9 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest
 
+# rlcard: RLCard's uno is the yardstick of the PettingZoo environment's step
 bench: setup
+	$(BIN)/python -c 'import rlcard' 2>/dev/null || $(BIN)/pip install -q 'rlcard>=1.2'
 	$(BIN)/python -m crates_sim.bench --big
 
 lint: setup

@@ -25,7 +25,8 @@ from crates_sim.rules import Rules
 from crates_sim.strategy import parse_strategies
 
 from . import stats
-from .data import Data, cluster_means, collect, load
+from .data import Data, cluster_means, collect, load, saturated_games
+from .measures import DESIGNER_MEASURES, designer_measures
 from .play import labels_for, open_dataset, play, seating_plan
 from .render import PALETTE, Document, ci_text, figure, num
 
@@ -51,8 +52,10 @@ MEASURES = {
     "pressures": ("Pressure rate", "pressures per game (count)", 1, ""),
     "turns": ("Hand length", "turns per hand (plays + draws + passes)", 1, ""),
     "ends": ("Dead and capped hands", "share of hands (%)", 100, "end"),
-    "spread": ("Spread of final scores", "standard deviation of a final score (points)", 1, ""),
+    "saturated": ("Games with a total at the points ceiling", "share of games (%)", 100, ""),
+    "spread": ("Spread of final scores", "standard deviation of a final score below the points ceiling (points)", 1, ""),
     "luck": ("Luck/skill index", "share of final-score variance (%)", 100, "part"),
+    **DESIGNER_MEASURES,
 }
 
 
@@ -114,8 +117,9 @@ def luck_skill(D: Data) -> dict:
     return out
 
 
-def measure(D: Data) -> list[M]:
-    """Every balance measure of one variant's dataset."""
+def measure(D: Data, ideal=None) -> list[M]:
+    """Every balance measure of one variant's dataset (skill_gap aside: `measures.skill_gap`
+    plays games of its own); ideal: (lo, hi) turns per game for duration's in_band."""
     res: list[M] = []
     P = D.players
     g = D.games
@@ -135,13 +139,18 @@ def measure(D: Data) -> list[M]:
     counts = dict(zip(ends["reason"].to_list(), ends["n"].to_list(), strict=True))
     n = sum(counts.values())
     res += [_wilson("ends", r, counts.get(r, 0), n) for r in ("dead", "cap")]
+    sat, n_games = saturated_games(D)
+    res.append(_wilson("saturated", "", sat, n_games))
+    # the spread of final scores, over the games whose totals are exact (below the ceiling)
     gs = g.filter(pl.col("seat") < 2) if D.partnerships else g
+    gs = gs.filter(~pl.col("saturated"))
     mean = collect(gs.select(pl.col("total").cast(pl.Float64).mean())).item()
     var = cluster_means(gs, {"v": (pl.col("total").cast(pl.Float64) - mean) ** 2})
     v, vlo, vhi, vse = (float(var[c][0]) for c in ("v", "v_lo", "v_hi", "v_se"))
     sd = math.sqrt(max(v, 0))
     res.append(M("spread", "", sd, math.sqrt(max(vlo, 0)), math.sqrt(max(vhi, 0)), vse / (2 * sd) if sd else 0.0))
     res += list(luck_skill(D).values())
+    res += [M(**r) for r in designer_measures(D, ideal)]
     return res
 
 
@@ -175,18 +184,26 @@ def strategy_specs(strategies) -> list[str]:
     return specs
 
 
-def command(variants, players, specs, games, seed, out, scheduler) -> str:
-    """The `crates balance` command line of this run (each variant manifest's `command`)."""
-    args = ["crates", "balance", "--variants", ",".join(variants), "--players", str(players),
+def command(variants, players, specs, games, seed, out, scheduler, extra=()) -> str:
+    """The `crates balance` command line of this run (each variant manifest's `command`);
+    extra: the designer's options as given (--ideal-turns, --strong, --skill-games, --knobs)."""
+    # a --knobs run names its variants by its knobs (extra), not by --variants
+    named = [] if "--knobs" in extra else ["--variants", ",".join(variants)]
+    args = ["crates", "balance", *named, "--players", str(players),
             "--strategies", ",".join(specs), "--games", str(games), "--seed", str(seed), "--out", str(out)]
     if scheduler:
         args += ["--scheduler", scheduler]
-    return shlex.join(args)
+    return shlex.join([*args, *extra])
 
 
 def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
-            workers: int | None = None, echo=print, scheduler: str | None = None) -> dict:
+            workers: int | None = None, echo=print, scheduler: str | None = None, ideal=None,
+            strong: str = "tuned", skill_games: int | None = None, extra=()) -> dict:
     """Play each variant on the same deals and measure it; write OUT/ (docs/analysis.md).
+
+    ideal: (lo, hi) turns per game (duration's in_band). skill_gap: `strong` against greedy
+    and against random on skill_games duplicate deals per variant (default games // 4;
+    0: not measured), seed as the variants' deals.
 
     strategies: one spec (every seat plays it), one spec per seat (that seating, rotated so
     every strategy plays from every seat), or fewer specs rotated over the seats (two with
@@ -206,25 +223,42 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     root = out / "variants"
     if root.exists() and any(root.rglob("*.parquet")):
         raise CratesError(f"{out} already holds balance results: give another --out")
-    cmd = command(variants, players, specs, games, seed, out, scheduler)
+    cmd = command(variants, players, specs, games, seed, out, scheduler, extra)
+    skill_games = max(games // 4, 2) if skill_games is None else skill_games
+    if skill_games:
+        parse_strategies(strong, 1)
+        if skill_games < 2:
+            raise CratesError("--skill-games must be 0 (no skill_gap) or at least 2")
     t0 = time.perf_counter()
+    timing = {"play": 0.0, "measure": 0.0, "skill": 0.0}
     rows = []
     for label, r, (entries, entry_specs, plan) in zip(labels, rules, plans, strict=True):
         vdir = root / _slug(label)
         echo(f"  {label}: {num(games)} games x {len(plan)} rotation(s)")
+        t1 = time.perf_counter()
         with open_dataset(vdir, r, entry_specs, plan, seed, "hands", "balance", cmd, entries) as writer:
             play(r, entry_specs, seed, 0, games, vdir, "hands", workers, scheduler=scheduler, writer=writer,
                  plan=plan)
+        t2 = time.perf_counter()
         D = load(vdir)
-        for m in measure(D):
+        for m in measure(D, ideal):
             rows.append({"variant": label, **m.__dict__})
+        t3 = time.perf_counter()
+        if skill_games:
+            echo(f"  {label}: skill_gap, {strong} against greedy and random on {num(skill_games)} deals")
+            for m in skill_rows(r, strong, skill_games, seed, workers, scheduler):
+                rows.append({"variant": label, **m})
+        timing["play"] += t2 - t1
+        timing["measure"] += t3 - t2
+        timing["skill"] += time.perf_counter() - t3
     table = pd.DataFrame(rows)
     diffs = differences(table, labels)
     table.to_csv(out / "measures.csv", index=False)
     diffs.to_csv(out / "differences.csv", index=False)
     shown = list(dict.fromkeys(specs))
     result = {"measures": table, "differences": diffs, "labels": labels, "strategies": shown, "games": games,
-              "seed": seed, "players": players, "wall": time.perf_counter() - t0,
+              "seed": seed, "players": players, "wall": time.perf_counter() - t0, "timing": timing,
+              "strong": strong, "skill_games": skill_games,
               "seating": "every seat" if len(shown) == 1 else "rotated over the seats"}
     (out / "balance.json").write_text(json.dumps(
         {"variants": labels, "players": players, "strategies": specs, "games": games, "seed": seed,
@@ -234,6 +268,16 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     result["paths"] = doc.write(out / "balance.html")
     result["document"] = doc
     return result
+
+
+def skill_rows(rules, strong: str, games: int, seed: int, workers=None, scheduler=None) -> list[dict]:
+    """skill_gap rows of one variant (`measures.skill_gap`), on local workers or Dask."""
+    from crates_sim.runner import available_cpus, make_backend
+
+    from .measures import skill_gap
+
+    with make_backend(scheduler, None if scheduler else (workers or available_cpus())) as backend:
+        return skill_gap(rules, strong, games, seed, backend)
 
 
 def differences(table: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
@@ -287,7 +331,9 @@ def document(result: dict) -> Document:
                    f"{num(result['games'])} games per variant (seed {result['seed']}; the same deals for every "
                    f"variant that deals the same cards), strategies {', '.join(result['strategies'])} "
                    f"{'at every seat' if result.get('seating') == 'every seat' else 'rotated over the seats'}. "
-                   f"Brackets are 95% CIs; differences are against {labels[0]}.")
+                   f"Brackets are 95% CIs; differences are against {labels[0]}."
+                   + (f" skill_gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
+                      f"duplicate deals per variant." if result.get("skill_games") else ""))
     sec = doc.section("Summary", "summary")
     sec.bullets(summary_lines(result["differences"]))
     wide = []

@@ -119,9 +119,13 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
 
 
 @click.command()
-@click.option("--variants", "-V", required=True,
+@click.option("--variants", "-V", default=None,
               help="Comma-separated presets or preset:knob=value,... specs; quote specs that hold "
                    "commas, e.g. classic,league,\"classic:seven_target=next\".")
+@click.option("--knobs", "-k", default=None, metavar="all|K1,K2=V1|V2,...",
+              help="What each knob does: every value of these knobs (all: every knob of the family but "
+                   "the safety limits) tried one at a time from --base; writes knobs.csv and knobs.html.")
+@click.option("--base", default="classic", show_default=True, help="The preset --knobs deviates from.")
 @click.option("--players", "-n", default=4, show_default=True, type=int, help="Number of players.")
 @click.option("--strategies", "-s", default="greedy,random", show_default=True,
               help="One strategy for every seat; one per seat (a,b,c,d as `crates simulate` takes "
@@ -130,42 +134,97 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
 @click.option("--games", "-g", default=1000, show_default=True, type=int, help="Deals per variant.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
 @click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--ideal-turns", default=None, metavar="LO..HI",
+              help="A band of turns per game: duration then also gives the share of games inside it.")
+@click.option("--strong", default="tuned", show_default=True,
+              help="The strong player of skill_gap (its win-rate difference against greedy and random).")
+@click.option("--skill-games", type=int, default=None,
+              help="Duplicate deals per variant for skill_gap (default: --games / 4; 0: skip skill_gap).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
-def balance(variants, players, strategies, games, seed, out, workers, scheduler):
+def balance(variants, knobs, base, players, strategies, games, seed, out, ideal_turns, strong, skill_games,
+            workers, scheduler):
     """Measure two or more rule variants of one game family side by side.
 
     Per variant: seat and dealer-position advantage, first-player advantage, pressure
     rate, hand length, dead and capped hands, the spread of final scores and a luck/skill
-    index, with 95% CIs, a figure per measure and a plain-language summary of the largest
-    differences. Writes OUT/balance.html (+ .md, PNGs), measures.csv, differences.csv,
-    balance.json and each variant's games under OUT/variants/ (datasets for `crates report`).
+    index, and the designer's measures: balance, decisions, lead_changes, decisive_hand,
+    drama, comeback, duration and skill_gap (docs/analysis.md), with 95% CIs, a figure
+    per measure and a plain-language summary of the largest differences. Writes
+    OUT/balance.html (+ .md, PNGs), measures.csv, differences.csv, balance.json and each
+    variant's games under OUT/variants/ (datasets for `crates report`).
+    With --knobs instead of --variants: every value of each knob tried alone from --base on
+    the same deals (one-step deviations), plus OUT/knobs.csv (knob, value, measure, diff,
+    lo, hi) and OUT/knobs.html (a heat map, cells whose CI excludes 0 marked).
     Refused, with nothing written: a single variant (nothing to compare) and variants of
     both families (Crates: lower scores win; Crazy Eights: higher scores win).
 
     \b
     Examples:
       crates balance --variants classic,league,serbian --games 2000 --out bal/presets
-      crates balance --variants classic,league --strategies greedy --out bal/greedy
+      crates balance --variants classic,league --strategies greedy --ideal-turns 400..700 --out bal/greedy
       crates balance --variants crazy-eights,very-crazy-eights --strategies greedy,greedy,random \\
           --players 3 --out bal/eights
-      crates balance --variants classic,"classic:seven_target=next" --strategies greedy,random \\
-          --games 5000 --seed 3 --out bal/seven
+      crates balance --knobs all --base classic --games 2000 --seed 1 --out bal/knobs
+      crates balance --knobs seven_target,spare_three=0|10 --base classic --skill-games 0 --out bal/two
     """
     from .balance import balance as run_balance
+    from .measures import parse_band
 
-    specs = split_variants(variants)
+    ideal = parse_band(ideal_turns)
+    extra = []
+    for flag, value in (("--ideal-turns", ideal_turns), ("--strong", strong if strong != "tuned" else None),
+                        ("--skill-games", skill_games)):
+        if value is not None:
+            extra += [flag, str(value)]
+    plan = None
+    if knobs is not None:
+        from .knobs import knob_variants, parse_knobs
+
+        if variants is not None:
+            raise CratesError("give --variants or --knobs (with --base), not both")
+        plan = knob_variants(base, parse_knobs(knobs, base), players, echo=click.echo)
+        specs = [base] + [spec for _, _, spec in plan]
+        extra += ["--knobs", knobs, "--base", base]
+    elif variants is None:
+        raise CratesError("give --variants (e.g. classic,league) or --knobs all --base classic")
+    else:
+        specs = split_variants(variants)
     for spec in specs:
         Rules.from_spec(spec, players)
     res = run_balance(specs, players, strategies, games, seed, out, _workers(workers),
-                      echo=click.echo, scheduler=scheduler)
-    click.echo(f"{len(res['labels'])} variants x {games:,} deals in {res['wall']:.1f} s")
+                      echo=click.echo, scheduler=scheduler, ideal=ideal, strong=strong, skill_games=skill_games,
+                      extra=extra)
+    t = res["timing"]
+    click.echo(f"{len(res['labels'])} variants x {games:,} deals in {res['wall']:.1f} s (playing {t['play']:.1f} s, "
+               f"measuring {t['measure']:.1f} s, skill_gap {t['skill']:.1f} s)")
     from .balance import summary_lines
 
     for line in summary_lines(res["differences"]):
         click.echo("  " + line.replace("**", ""))
+    if plan is not None:
+        from .knobs import headline, knob_table, write_knobs
+
+        table = knob_table(res["differences"], plan, res["labels"])
+        m = res["measures"]
+        info = (f"{num_text(games)} games per variant (seed {seed}), strategies {', '.join(res['strategies'])}, "
+                f"{players} players; each knob value alone against {res['labels'][0]}, on the same deals. "
+                f"Brackets are 95% CIs.")
+        paths = write_knobs(out, table, res["labels"][0], m, info)
+        base_rows = m[m["variant"] == res["labels"][0]]
+        base_est = {a + (f":{g}" if g else ""): e for a, g, e in zip(base_rows["measure"], base_rows["group"],
+                                                                    base_rows["est"], strict=True)}
+        click.echo("headline effects:")
+        for line in headline(table, base_est):
+            click.echo("  " + line)
+        click.echo(f"knob table: {paths['html'].with_name('knobs.csv')}")
+        click.echo(f"knob heat map: {paths['html']}")
     click.echo(f"report: {res['paths']['html']}")
+
+
+def num_text(n: int) -> str:
+    return f"{n:,}"
 
 
 def split_variants(text: str) -> list[str]:
@@ -314,6 +373,129 @@ def tune(strategy, rules, against, params, budget, games, popsize, sigma, valida
         click.echo(f"  vs {r['against']}: win-rate difference {ci_text(r['win_diff'], r['win_lo'], r['win_hi'], 1, pct=True)}"
                    f", robust score difference {ci_text(r['robust'], r['robust_lo'], r['robust_hi'])}")
     click.echo(f"table: {res['paths']['html'].with_name('tune.csv')}")
+    click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@rules_options
+@click.option("--strategies", "-s", required=True, metavar="A,B,C,...",
+              help="The entrants, comma-separated: two or more distinct strategy specs "
+                   "(built-ins, FILE.py:FUNCTION @njit functions, FILE.py:Agent Python agents).")
+@click.option("--games", "-g", default=1000, show_default=True, type=int,
+              help="Deals per match (each played once per rotation of the match's entrants).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False),
+              help="Output folder; run again into it with more entrants to play only their matches.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run the matches on a Dask cluster, as `crates simulate --scheduler`.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--no-samples", is_flag=True, help="Skip the sample game (a replay page) per match.")
+def tournament(rules, strategies, games, seed, out, scheduler, workers, no_samples):
+    """Rate any number of strategies: duplicate matches, Bradley–Terry ratings.
+
+    Partnership games: every pair of entrants plays a match, one per team. Individual
+    games: every table of PLAYERS entrants plays one (so every pair meets equally often),
+    the entrants rotated over the seats on every deal. Ratings are on the Elo scale (mean
+    1500) with bootstrap 95% CIs over the deals. Writes OUT/ratings.csv (strategy,
+    rating, lo, hi, games), OUT/matrix.csv (strategy, opponent, score, lo, hi, deals: the
+    share of games the strategy beat the opponent in), OUT/tournament.html (leaderboard,
+    heat map, a sample game per match) and each match's results as Parquet in
+    OUT/matches/. The same command with one more entrant plays only the new matches.
+
+    \b
+    Examples:
+      crates tournament -s greedy,random,hoard3,dump3,aggressive,tuned --games 1000 --out league
+      crates tournament -s greedy,random,hoard3,dump3,aggressive,tuned,partner --games 1000 --out league
+      crates tournament -p crazy-eights -n 3 -s greedy,random,weights,tuned --games 2000 --out c8
+      crates tournament -s greedy,examples/agents.py:GreedyAgent,random --games 200 --out py
+    """
+    from .tournament import tournament as run_tournament
+
+    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    for spec in specs:
+        parse_strategies(spec, 1)
+    res = run_tournament(rules, specs, games, seed, out, workers=_workers(workers),
+                         scheduler=scheduler, echo=click.echo, samples=not no_samples)
+    click.echo(f"{res['matches']} matches ({res['played']} played now in {res['wall']:.1f} s; "
+               f"{rules.describe()}, {rules.players} players)")
+    for row in res["ratings"].itertuples():
+        click.echo(f"  {row.strategy:<28} {row.rating:7.0f}  [{row.lo:.0f}, {row.hi:.0f}]  "
+                   f"{row.games:,} games")
+    click.echo(f"report: {res['paths']['html']}")
+
+
+@click.command()
+@click.option("--base", "-b", default="classic", show_default=True,
+              help="The preset whose family's knobs are searched (trial 0 is the base itself).")
+@click.option("--target", "-t", "targets", multiple=True, required=True,
+              metavar="MEASURE[.GROUP]=VALUE|max|min[@WEIGHT]",
+              help="A target (repeatable): a measure of `crates balance` (measures.csv keys), a value to "
+                   "reach or max/min, and a weight (default 1), e.g. duration.turns=600 balance=max@2.")
+@click.option("--knobs", "-k", default=None, metavar="K1,K2,...",
+              help="Search only these knobs (default: every knob of the family but the safety limits).")
+@click.option("--players", "-n", default=4, show_default=True, type=int, help="Number of players.")
+@click.option("--strategies", "-s", default="greedy,random", show_default=True,
+              help="The players of every trial, as `crates balance --strategies` takes them.")
+@click.option("--budget", default=40, show_default=True, type=int, help="Trials (a larger budget continues).")
+@click.option("--games-per-trial", "-g", "games", default=2000, show_default=True, type=int,
+              help="Deals per trial: the same deals for every trial (common random numbers).")
+@click.option("--validate-games", type=int, default=None,
+              help="Fresh deals on which the best variant and the base are measured (default 2x per trial).")
+@click.option("--ideal-turns", default=None, metavar="LO..HI", help="The band of duration.in_band.")
+@click.option("--strong", default="tuned", show_default=True, help="The strong player of skill_gap.")
+@click.option("--skill-games", type=int, default=None,
+              help="Deals for skill_gap when a target names it (default: games per trial / 4).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals and the search.")
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--overwrite", is_flag=True, help="Replace a different design search in OUT.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
+              help="Run on a Dask cluster, as `crates simulate --scheduler` (needs crates-sim[dask]).")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+def design(base, targets, knobs, players, strategies, budget, games, validate_games, ideal_turns, strong,
+           skill_games, seed, out, overwrite, scheduler, workers, quiet):
+    """Search the rule knobs for a variant that meets the designer's targets.
+
+    optuna's TPE searches the knobs of the base preset's family (categorical knobs as
+    categories, whole-number knobs as ranges); every trial plays the same deals in
+    memory and is measured as `crates balance` measures a variant. The objective,
+    minimised, is the weighted sum over targets of |est - value| / |value| (VALUE) or
+    -est / |base est| (max; min: +est). The best trial is validated against the base on
+    fresh deals. Writes OUT/best.txt (a variant spec: `crates balance --variants` and
+    `crates simulate --preset` take it), OUT/design.csv (one row per trial),
+    OUT/validation.csv, OUT/design.html (+ .md, PNGs) and OUT/design.json (the
+    checkpoint: rerunning the same command resumes; a larger --budget continues).
+
+    \b
+    Examples:
+      crates design --base classic --target first_player=0 --target balance=max \\
+          --budget 40 --games-per-trial 2000 --seed 1 --out design/fair
+      crates design --base classic --target duration.turns=500 --target skill_gap=max@2 \\
+          --knobs seven_target,spare_three,out_rule --out design/short
+      crates design --base crazy-eights --players 3 --target duration.hands=8 --out design/c8
+      crates simulate --preset "$(cat design/fair/best.txt)" --games 10000 --out runs/fair
+    """
+    from .design import design as run_design
+    from .design import parse_target
+    from .measures import parse_band
+    from .render import ci_text
+
+    parsed = [parse_target(t) for t in targets]
+    names = [k.strip() for k in knobs.split(",") if k.strip()] if knobs else None
+    res = run_design(base, parsed, out, budget, games, names, players, strategies, seed, validate_games,
+                     parse_band(ideal_turns), ideal_turns, strong, skill_games, _workers(workers), scheduler,
+                     overwrite, echo=lambda s: None if quiet else click.echo(s, err=True))
+    b = res["best"]
+    click.echo(f"{len(res['trials'])} trials ({res['ran']} run now, {res['resumed']} done before) x {games:,} deals "
+               f"in {res['wall']:.1f} s")
+    click.echo(f"best: {b['spec']} (trial {b['trial']}, objective {b['objective']:.4g}; base "
+               f"{res['base_objective']:.4g})")
+    click.echo(f"validated on {res['validate_games']:,} fresh deals (seed {res['validation_seed']}):")
+    for _, r in res["validation"].iterrows():
+        click.echo(f"  {r['target']}: {base} {ci_text(r['base'], r['base_lo'], r['base_hi'], 3)}, best "
+                   f"{ci_text(r['best'], r['best_lo'], r['best_hi'], 3)}, difference "
+                   f"{ci_text(r['diff'], r['diff_lo'], r['diff_hi'], 3)}")
+    click.echo(f"best.txt: {res['paths']['html'].with_name('best.txt')}")
     click.echo(f"report: {res['paths']['html']}")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import shlex
 import time
 from itertools import combinations
 from pathlib import Path
@@ -22,6 +21,7 @@ import polars as pl
 from crates_sim.errors import CratesError
 
 from . import stats
+from .play import compare_command as command
 from .play import labels_for, open_dataset, play, rotations
 from .render import PALETTE, Document, bars_ci, ci_text, figure, num
 
@@ -203,19 +203,6 @@ def cost_lines(costs: dict, baseline: str) -> list[str]:
     """`spec: N us/turn (x the baseline's)` for each strategy of `cost_per_turn`."""
     base = costs[baseline]
     return [f"  {spec}: {us:,.3g} us/turn ({us / base:.3g}x {baseline})" for spec, us in costs.items()]
-
-
-def command(rules, strategies, games, seed, out, precision, max_games, scheduler) -> str:
-    """The `crates compare` command line of this comparison (the manifest's `command`)."""
-    args = ["crates", "compare", "--preset", rules.preset_name, "--players", str(rules.players)]
-    for key, value in rules.differences().items():
-        args += ["--set", f"{key}={value}"]
-    args += ["--strategies", ",".join(strategies), "--games", str(games), "--seed", str(seed), "--out", str(out)]
-    if precision is not None:
-        args += ["--precision", str(precision), "--max-games", str(max_games)]
-    if scheduler:
-        args += ["--scheduler", scheduler]
-    return shlex.join(args)
 
 
 def pair_table(pairs: pd.DataFrame, digits: int = 2) -> pd.DataFrame:

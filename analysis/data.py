@@ -119,6 +119,8 @@ def load(path) -> Data:
     preset = manifest["preset"]
     # strategies per seat only where the seating is fixed (one rotation)
     strategies = list(manifest["strategies"]) if len(manifest["rotations"]) == 1 else []
+    if "saturated" not in names:  # datasets from before the points ceiling
+        games = games.with_columns(saturated=pl.lit(False))
     keys = [k for k in ("rotation",) if k in names]
     partners = rules.partnerships
     if hands is not None:
@@ -130,6 +132,14 @@ def load(path) -> Data:
         # hands/ has no strategy column: group by seat and map (cheaper than a string column)
         data.seat_strategy = dict(enumerate(strategies))
     return data
+
+
+def saturated_games(D: "Data") -> tuple[int, int]:
+    """(games with a total at the points ceiling, games): such totals stand for "at least
+    2**62" (docs/rules.md), so their score means are lower bounds; wins are exact."""
+    counts = D.games.group_by(D.game_keys).agg(pl.col("saturated").any()).select(
+        pl.col("saturated").sum().alias("k"), pl.len().alias("n")).collect()
+    return int(counts["k"][0] or 0), int(counts["n"][0] or 0)
 
 
 # ------------------------------------------------------------------ aggregation

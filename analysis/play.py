@@ -11,6 +11,7 @@ manifest by the `DatasetWriter` here; only small per-game summaries come back.
 from __future__ import annotations
 
 import contextlib
+import shlex
 from dataclasses import dataclass
 
 import polars as pl
@@ -99,11 +100,11 @@ def run_block(b: Block):
     import socket
     import time
 
-    from crates_sim import engine
+    from crates_sim.pyagent_run import run_games  # the engine's (Python agents: the step engine)
 
     t0 = time.perf_counter()
     st = b.seating
-    res = engine.run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail=b.detail)
+    res = run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail=b.detail)
     gtab = games_table(res.games, list(st.specs), st)
     htab = hands_table(res.hands, st) if b.detail == "hands" and res.hands is not None else None
     stats = write_chunk(b.out, b.index, gtab, htab)
@@ -117,6 +118,19 @@ def run_block(b: Block):
                 .with_columns(rotation=pl.lit(st.rotation, dtype=pl.Int8))
                 .sort("game", "entry"))
     return summary, stats
+
+
+def compare_command(rules, strategies, games, seed, out, precision, max_games, scheduler) -> str:
+    """The `crates compare` command line of this comparison (the manifest's `command`)."""
+    args = ["crates", "compare", "--preset", rules.preset_name, "--players", str(rules.players)]
+    for key, value in rules.differences().items():
+        args += ["--set", f"{key}={value}"]
+    args += ["--strategies", ",".join(strategies), "--games", str(games), "--seed", str(seed), "--out", str(out)]
+    if precision is not None:
+        args += ["--precision", str(precision), "--max-games", str(max_games)]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    return shlex.join(args)
 
 
 def open_dataset(out, rules, specs: list[str], plan, seed: int, detail: str, made_by: str, command: str,
@@ -142,10 +156,11 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
         plan = rotations(len(strategies), rules.players, rules.partnerships)
     own = writer is None
     if own:
-        from .compare import command as compare_command  # here: compare imports this module
-
         command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
+    from crates_sim.pyagent_run import note_slowdown
+
+    note_slowdown(rules, [strategies[e] for e in plan[0]], again=True)  # Python agents: how much slower
     levels = tuple(dict.fromkeys(strategies))
     spans = [(s, min(BLOCK, start + games - s)) for s in range(start, start + games, BLOCK)]
     seatings = [Seating(r, tuple(entries), tuple(strategies[e] for e in entries), levels, rules.partnerships)

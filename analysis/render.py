@@ -117,6 +117,10 @@ class Section:
     def bullets(self, items: list):
         self.blocks.append(("ul", list(items)))
 
+    def links(self, items: list):
+        """A list of (text, href) links (to pages beside the document)."""
+        self.blocks.append(("links", list(items)))
+
     def table(self, df: pd.DataFrame, caption: str = ""):
         self.blocks.append(("table", df.reset_index(drop=True), caption))
 
@@ -195,6 +199,11 @@ class Document:
                 elif kind == "ul":
                     parts.append("<ul>" + "".join(f"<li>{_inline(t)}</li>" for t in block[1]) + "</ul>")
                     md += [f"- {t}" for t in block[1]] + [""]
+                elif kind == "links":
+                    parts.append("<ul>" + "".join(f"<li><a href='{html.escape(href, quote=True)}'>"
+                                                  f"{html.escape(text)}</a></li>" for text, href in block[1])
+                                 + "</ul>")
+                    md += [f"- [{text}]({href})" for text, href in block[1]] + [""]
                 elif kind == "table":
                     df, caption = block[1], block[2]
                     table = df.to_html(index=False, escape=True, border=0, na_rep="–")

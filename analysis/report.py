@@ -28,6 +28,7 @@ from .data import (
     cube_means,
     hand_cube,
     load,
+    saturated_games,
 )
 from .render import PALETTE, Document, bars_ci, ci_col, ci_text, figure, lines_ci, num
 
@@ -94,6 +95,11 @@ def overview(doc: Document, D: Data):
     ]
     if run_time:
         items.append("**Run**: " + ", ".join(run_time))
+    sat, n_games = saturated_games(D)
+    items.append(f"**Games with a total at the points ceiling** (2^62, docs/rules.md): {num(sat)} of "
+                 f"{num(n_games)}" + (" — their totals read \"2^62 or more\": score means and spreads "
+                                      "that include them are lower bounds; wins and ranks are exact"
+                                      if sat else ""))
     if m["command"]:
         items.append(f"**Command**: `{m['command']}`")
     sec.bullets(items)

@@ -165,6 +165,28 @@ def same_identity(old: dict, ident: dict) -> bool:
     return {k: old.get(k) for k in ident} == ident
 
 
+def saved_state(out: Path, name: str, ident: dict, overwrite: bool, kind: str, describe, clear) -> dict | None:
+    """The saved state OUT/name of this run (None: a fresh start), as tune and design keep
+    it; refuse (one line, nothing written) another run's folder (`describe(old)` says what
+    it holds) or a foreign folder; for --overwrite, remove the files matching `clear`."""
+    state = out / name
+    if state.exists():
+        old = read_state(state)
+        if same_identity(old, ident):
+            return old
+        if not overwrite:
+            raise CratesError(f"{out} holds a different {kind} ({describe(old)}): give another --out, or "
+                              f"--overwrite to replace it")
+        for pattern in clear:
+            for f in out.glob(pattern):
+                if f.is_file():
+                    f.unlink()
+        return None
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CratesError(f"{out} is not empty and holds no {kind}: give another --out")
+    return None
+
+
 def _prepare_out(out: Path, ident: dict, overwrite: bool) -> None:
     """Refuse (one line, nothing written) a folder holding something else; clear it for
     --overwrite."""

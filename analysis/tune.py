@@ -237,24 +237,11 @@ def _identity(rules, base, dims, against, games, popsize, sigma, seed) -> dict:
 def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
     """The saved state of this tune (None: a fresh start); refuse another tune or a foreign
     folder with one line, nothing written; clear it for --overwrite."""
-    from .sweep import read_state, same_identity
+    from .sweep import saved_state
 
-    state = out / STATE
-    if state.exists():
-        old = read_state(state)
-        if same_identity(old, ident):
-            return old
-        if not overwrite:
-            raise CratesError(f"{out} holds a different tune ({old.get('strategy', '?')} against "
-                              f"{','.join(old.get('against') or ['?'])}): give another --out, or "
-                              f"--overwrite to replace it")
-        for f in list(out.glob("tune*")) + [out / "best.txt"]:
-            if f.is_file():
-                f.unlink()
-        return None
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CratesError(f"{out} is not empty and holds no tune: give another --out")
-    return None
+    return saved_state(out, STATE, ident, overwrite, "tune",
+                       lambda old: f"{old.get('strategy', '?')} against {','.join(old.get('against') or ['?'])}",
+                       ["tune*", "best.txt"])
 
 
 def _write_csv(rows: list[dict], path: Path) -> None:

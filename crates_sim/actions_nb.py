@@ -17,6 +17,8 @@ from .cards import (
     K_PENALTY,
     K_PSCOPE_TEAM,
     PEN_IMMEDIATE,
+    POINTS_CEILING,
+    PRESSURE_K_EXACT,
     RANK0_CARDS,
     REASON_CAP,
     REASON_DEAD,
@@ -122,14 +124,34 @@ def tick_play(G, p):
         g.st[S_CAP_DUE] = 1
     tick(G)
 
+@leaf
+def add_points(a, b):
+    """a + b for points and totals (each at most POINTS_CEILING, and never below a few
+    thousand negative): exact below the ceiling; a sum that would reach it, or a term
+    already at it, is the ceiling (it absorbs: a total at the ceiling stays there)."""
+    if a >= POINTS_CEILING or b >= POINTS_CEILING or b >= POINTS_CEILING - a:
+        return np.int64(POINTS_CEILING)
+    return a + b
+
+
+@leaf
+def pressure_points(k):
+    """Points of a seat's (or team's) pressure number k + 1: 5 << k (5, 10, 20 ...), the
+    ceiling from k = PRESSURE_K_EXACT + 1 on, where 5 << k no longer fits below it."""
+    if k > PRESSURE_K_EXACT:
+        return np.int64(POINTS_CEILING)
+    return np.int64(5) << k
+
+
 @kernel
 def add_to_unit(G, s, field, v):
-    """Add v to `field` of seat s and of its partner (the seats of its team)."""
+    """Add v to `field` of seat s and of its partner (the seats of its team), as points
+    (`add_points`: saturating at the ceiling)."""
     g = unpack(G)
     sv = g.sv
     for q in range(g.st[S_N]):
         if sv[at(q, SV_TEAM)] == sv[at(s, SV_TEAM)]:
-            sv[at(q, field)] += v
+            sv[at(q, field)] = add_points(sv[at(q, field)], v)
 
 @leaf
 def colour(suit):
@@ -141,15 +163,15 @@ def pressure(G, p):
     g = unpack(G)
     R, st, sv, stock, pile = g.rules, g.st, g.sv, g.stock, g.pile
     k = sv[at(p, SV_PRESS_K)]
-    points = np.int64(5) << min(k, 56)
+    points = pressure_points(k)
     if R[K_PSCOPE_TEAM] != 0:
         add_to_unit(G, p, SV_PRESS_K, 1)
     else:
         sv[at(p, SV_PRESS_K)] += 1
     sv[at(p, SV_G_PRESSURES)] += 1
-    sv[at(p, SV_G_PPOINTS)] += points
+    sv[at(p, SV_G_PPOINTS)] = add_points(sv[at(p, SV_G_PPOINTS)], points)
     sv[at(p, SV_H_PRESSURES)] += 1
-    sv[at(p, SV_H_PPOINTS)] += points
+    sv[at(p, SV_H_PPOINTS)] = add_points(sv[at(p, SV_H_PPOINTS)], points)
     add_to_unit(G, p, SV_TOTAL, points)
     m = st[S_PILE_N] - 1
     if m <= 0:

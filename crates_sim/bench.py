@@ -387,15 +387,20 @@ def main(argv=None):
           f"{ns_of['very-crazy-eights'] / tight:.2f}x")
     examples = Path(__file__).resolve().parent.parent / "examples" / "strategies.py"
     rules = Rules.preset("classic", 4)
+    rates = {}
     for spec in ("greedy", f"{examples}:greedy_again"):
         rate1, ns = one_core(rules, spec, args.games)
+        rates[spec] = rate1
         label = "user greedy_again (calls greedy)" if spec != "greedy" else "greedy"
-        print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.1f} ns/turn")
+        print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.1f} ns/turn"
+              + (f" ({rate1 / rates['greedy']:.2f}x greedy's games/s)" if spec != "greedy" else ""))
     env_step_us(False, 1)  # warm up
+    env_step_us(True, 1)
     raw, wrapped, uno = env_step_us(False), env_step_us(True), rlcard_uno_step_us()
     print(f"\nPettingZoo env, random agent at every seat (classic 4p): raw_env {raw:.1f} us/step, "
-          f"env() with its wrappers {wrapped:.1f} us/step"
-          + (f"; RLCard uno {uno:.1f} us/step ({uno / raw:.1f}x raw_env's)" if uno else
+          f"env() (checked_env) {wrapped:.1f} us/step"
+          + (f"; RLCard uno {uno:.1f} us/step: env() {wrapped / uno:.2f}x uno's step, "
+             f"raw_env {raw / uno:.2f}x" if uno else
              " (pip install rlcard to set RLCard's uno beside it)"))
     games_s, turns_s = pimc_rate()
     print(f"classic 4p, one core, pimc (samples=30, depth=10, weights rollouts) vs 3 greedy: "

@@ -38,6 +38,14 @@ RANK0_CARDS = 0xF
 
 CRATES_HAND_SIZES = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 
+#: the ceiling of points and totals (2**62 = 4,611,686,018,427,387,904): pressure points
+#: double (5, 10, 20 ...) and would pass 64 bits. Points and totals are exact below it;
+#: a sum that would reach it is the ceiling, which then stays (`actions_nb.add_points`),
+#: and a game with a total at the ceiling is flagged `saturated` (docs/rules.md)
+POINTS_CEILING = 1 << 62
+#: the last pressure count whose points (5 << k) are below the ceiling
+PRESSURE_K_EXACT = 59
+
 # ---------------------------------------------------------------- card effects
 E_NONE = 0
 E_COUNT = 1  # starts or grows a count (Crates 2s and As, Very Crazy Eights 2s)

@@ -91,7 +91,7 @@ def trace(rules, strategies, seed, game, out):
       crates trace -p league -n 3 -s greedy,random,random --seed 1 --game 42
       crates replay game.jsonl
     """
-    from .engine import trace_game
+    from .pyagent_run import trace_game
     from .strategy import parse_strategies
 
     specs = parse_strategies(strategies, rules.players)
@@ -168,8 +168,10 @@ def compile(strategies):
 
 @cli.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
-def replay(log):
-    """Print a game log from `crates trace` as a play-by-play.
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
+              help="Write a page to watch the game instead: one self-contained HTML file.")
+def replay(log, html_out):
+    """Print a game log from `crates trace` as a play-by-play (or a page: --html).
 
     Each deal with the hands, each play with its effect, calls, draws and why, pressures,
     each hand's scores with the 3-covering shown, and the running totals. A log that is
@@ -180,11 +182,22 @@ def replay(log):
       crates trace --seed 1 --game 0 --out g.jsonl
       crates replay g.jsonl
       crates replay g.jsonl | less
+      crates replay g.jsonl --html g.html   the table, step by step (arrow keys, a slider),
+                                            the options at each decision, the 3-covering
     """
     from .replay import play_by_play, read_log
 
     try:
         events = read_log(log)
+        if html_out:
+            from .replay_html import write_page
+
+            try:
+                path = write_page(events, html_out)
+            except OSError as exc:
+                raise CratesError(f"cannot write {html_out}: {exc.strerror or exc}") from None
+            click.echo(f"wrote {path}", err=True)
+            return
         lines = play_by_play(events)
     except ValueError as exc:
         raise CratesError(str(exc)) from None
@@ -201,11 +214,26 @@ from .cli_play import play  # noqa: E402
 
 cli.add_command(play)
 
-from crates_sim.analysis.cli_analysis import balance, compare, ladder, report, sweep, tune  # noqa: E402
+from .cli_train import train  # noqa: E402
+
+cli.add_command(train)
+
+from crates_sim.analysis.cli_analysis import (  # noqa: E402
+    balance,
+    compare,
+    design,
+    ladder,
+    report,
+    sweep,
+    tournament,
+    tune,
+)
 
 cli.add_command(report)
 cli.add_command(compare)
 cli.add_command(balance)
 cli.add_command(sweep)
 cli.add_command(tune)
+cli.add_command(tournament)
+cli.add_command(design)
 cli.add_command(ladder)

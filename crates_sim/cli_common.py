@@ -11,8 +11,10 @@ from .rules import PRESETS, Rules
 def rules_options(fn):
     """--preset, --players, --partnerships/--no-partnerships, --set name=value ..."""
 
-    @click.option("--preset", "-p", default="classic", show_default=True,
-                  type=click.Choice(list(PRESETS)), help="Rule set (see `crates rules --list`).")
+    @click.option("--preset", "-p", default="classic", show_default=True, callback=_preset_spec,
+                  metavar="PRESET[:KNOB=VALUE,...]",
+                  help=f"Rule set: {'|'.join(PRESETS)} (see `crates rules --list`), optionally with knobs "
+                       f"as `crates balance` variants and `crates design`'s best.txt give them.")
     @click.option("--players", "-n", default=4, show_default=True, type=int,
                   help="Number of players.")
     @click.option("--partnerships/--no-partnerships", default=None,
@@ -21,10 +23,20 @@ def rules_options(fn):
                   help="Override one rule knob, e.g. --set seven_target=next (repeatable).")
     @functools.wraps(fn)
     def wrapper(*args, preset, players, partnerships, settings, **kwargs):
-        rules = Rules.from_cli(preset, players, partnerships, settings)
+        name, _, rest = preset.partition(":")
+        knobs = [s for s in rest.split(",") if s.strip()]
+        rules = Rules.from_cli(name, players, partnerships, (*knobs, *settings))
         return fn(*args, rules=rules, **kwargs)
 
     return wrapper
+
+
+def _preset_spec(ctx, param, value):
+    """--preset: a preset name, or PRESET:knob=value,... (checked when the rules are built)."""
+    name = value.partition(":")[0].strip()
+    if name not in PRESETS:
+        raise click.BadParameter(f"{name!r} is not one of {', '.join(PRESETS)}")
+    return value.strip()
 
 
 class CratesGroup(click.Group):

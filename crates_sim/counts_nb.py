@@ -31,6 +31,7 @@ from .state_nb import (
     SV_HAND_N,
     SV_OUT_ORDER,
     at,
+    note_options,
     unpack,
 )
 
@@ -81,6 +82,7 @@ def count_turn(G, p):
     if k > 0 and R[K_COUNT_FORCED] == 0:
         opts[k] = ACTION_DRAW
         k += 1
+    note_options(G, k)
     choice = ACTION_DRAW
     if k > 0:
         choice = decide_fast(G, p, PH_COUNT, k, -1)

@@ -73,6 +73,7 @@ from .state_nb import (
     SV_OUT_ORDER,
     SV_OWE,
     at,
+    note_options,
     unpack,
 )
 
@@ -135,6 +136,7 @@ def crates_play_step(G, p, again):
     R, st, sv, opts = g.rules, g.st, g.sv, g.opts
     k = legal_options(G, p, 0)
     if k == 0:
+        note_options(G, 0)
         note_void(G, p)
         draw_fast(G, p, W_SIX_FAIL if again else W_CANT_PLAY)
         if st[S_ENDED] == 0:
@@ -143,6 +145,7 @@ def crates_play_step(G, p, again):
     if R[K_DRAW_WHEN_ABLE] != 0:
         opts[k] = ACTION_DRAW
         k += 1
+    note_options(G, k)
     card = decide_fast(G, p, PH_AGAIN if again else PH_PLAY, k, -1)
     if st[S_ENDED] != 0:
         return 0

@@ -54,7 +54,7 @@ COMPRESSION = "snappy"
 PLAIN_COMPRESSION = "lz4"
 INT_ENCODING = "DELTA_BINARY_PACKED"
 HAND_PLAIN_COLUMNS = frozenset({"game", "hand", "size", "dealer", "pos", "seat", "turns",
-                                "pressures", "pressure_points", "rotation", "entry", "team"})
+                                "moves", "choices", "options", "pressures", "pressure_points", "rotation", "entry", "team"})
 STATISTICS = ["game", "hand", "seat"]
 #: Arrow hands the encoder this many rows at a time (its default, 1,024, costs a call per
 #: column every 1,024 rows), and a file's row groups hold up to ROW_GROUP_ROWS rows (a

@@ -15,20 +15,15 @@ from .cards import (
     E_WILD9,
     EFFECT,
     FAMILY_CRATES,
-    K_DRAW_WHEN_ABLE,
     K_FAMILY,
-    K_MAX_HANDS,
     K_NINE_COVERED,
     K_PARTNER,
     K_SIX_EXEMPT,
-    O_CAN_DRAW,
     O_COUNT,
     O_DEALER,
     O_DIR,
-    O_FAMILY,
     O_HAND,
     O_HAND_N,
-    O_N_HANDS,
     O_OUT_SEQ,
     O_PARTNER,
     O_PASSES,
@@ -59,7 +54,14 @@ from .cards import (
     REASON_CAP,
     REASON_PAUSE,
 )
-from .dispatch_nb import choose_greedy, choose_nb, choose_random, is_inline, reads_seats
+from .dispatch_nb import (
+    choose_greedy,
+    choose_nb,
+    choose_random,
+    is_inline,
+    reads_seats,
+    reads_table,
+)
 from .fixedview import fixed_view
 from .indirect import call_decision
 from .jit import kernel, leaf
@@ -133,33 +135,33 @@ def seen_hand_n(G, p, phase):
 
 
 @leaf
-def fill_obs(G, p, phase, played, seats):
-    """Write seat p's view of the table into obs (nothing hidden from p is written); the
-    per-seat block (hand sizes, totals, pressures ...) only when `seats` is true: a
-    built-in that reads none of it (`dispatch_nb.reads_seats`) is spared the writes."""
+def fill_obs(G, p, phase, played, table, seats):
+    """Write seat p's view of the table into obs (nothing hidden from p is written): the
+    decision (phase, played card, hand size) always; the table's scalars when `table` is
+    true, the per-seat block (hand sizes, totals, pressures ...) when `seats` is: a
+    strategy that reads none of a part (`dispatch_nb.reads_table`, `reads_seats`) is
+    spared its writes."""
     g = unpack(G)
     R, st, sv, obs = g.rules, g.st, g.sv, g.obs
     n = st[S_N]
-    obs[O_SEAT] = p
-    obs[O_PLAYERS] = n
-    obs[O_PARTNER] = (p + 2) % 4 if R[K_PARTNER] != 0 else -1
-    obs[O_DEALER] = st[S_DEALER]
-    obs[O_HAND] = st[S_HAND]
-    obs[O_SIZE] = st[S_SIZE]
-    obs[O_TOP] = st[S_TOP]
-    obs[O_SUIT] = st[S_SUIT]
-    obs[O_RANK] = st[S_RANK]
-    obs[O_DIR] = st[S_DIR]
-    obs[O_COUNT] = st[S_COUNT]
-    obs[O_STOCK_N] = st[S_STOCK_N]
     obs[O_PHASE] = phase
-    obs[O_CAN_DRAW] = R[K_DRAW_WHEN_ABLE]
-    obs[O_FAMILY] = R[K_FAMILY]
     obs[O_PLAYED] = played
-    obs[O_N_HANDS] = R[K_MAX_HANDS]
     obs[O_HAND_N] = seen_hand_n(G, p, phase)
-    obs[O_PASSES] = st[S_PASSES]
-    obs[O_OUT_SEQ] = st[S_OUT_SEQ]
+    if table:  # (the rules' scalars, O_FAMILY, O_CAN_DRAW, O_N_HANDS: `state_nb.obs_rules`)
+        obs[O_SEAT] = p
+        obs[O_PLAYERS] = n
+        obs[O_PARTNER] = (p + 2) % 4 if R[K_PARTNER] != 0 else -1
+        obs[O_DEALER] = st[S_DEALER]
+        obs[O_HAND] = st[S_HAND]
+        obs[O_SIZE] = st[S_SIZE]
+        obs[O_TOP] = st[S_TOP]
+        obs[O_SUIT] = st[S_SUIT]
+        obs[O_RANK] = st[S_RANK]
+        obs[O_DIR] = st[S_DIR]
+        obs[O_COUNT] = st[S_COUNT]
+        obs[O_STOCK_N] = st[S_STOCK_N]
+        obs[O_PASSES] = st[S_PASSES]
+        obs[O_OUT_SEQ] = st[S_OUT_SEQ]
     if not seats:
         return
     for q in range(n):
@@ -254,7 +256,7 @@ def decide(G, p, phase, n_opts, played):
                 return opts[i]
         st[S_FORCE] = -1
     sid = g.strat[p]
-    fill_obs(G, p, phase, played, reads_seats(sid))
+    fill_obs(G, p, phase, played, reads_table(sid), reads_seats(sid))
     if sid == AGENT:
         k = agent_choice(G, p, phase, n_opts)
         if k < 0:  # paused: nothing more happens in this hand

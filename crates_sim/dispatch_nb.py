@@ -30,18 +30,21 @@ from .strategy_ids import (
     N_INLINE,
     PARTNER,
     RANDOM,
+    SKIP_SEATS,
+    SKIP_TABLE,
     SOFTMAX,
     WEIGHTS,
 )
 
-__all__ = ["N_INLINE", "choose_nb", "choose_greedy", "choose_random", "is_inline", "reads_seats"]
+__all__ = ["N_INLINE", "choose_nb", "choose_greedy", "choose_random", "is_inline", "reads_seats",
+           "reads_table"]
 
 
 @leaf
 def is_inline(sid):
     """Whether built-in strategy `sid` is compiled into the engine (`choose_nb`): the ids
-    below N_INLINE, KEEP3 and SOFTMAX (pimc, expert, N_INLINE itself, and users' functions are called by
-    address)."""
+    below N_INLINE, KEEP3 and SOFTMAX (pimc, N_INLINE itself, expert, apprentice and users'
+    functions are called by address)."""
     return (0 <= sid < N_INLINE) or sid == KEEP3 or sid == SOFTMAX
 
 
@@ -50,9 +53,19 @@ def reads_seats(sid):
     """Whether strategy `sid` reads the per-seat part of its view (hand sizes, totals,
     pressures, voids: `view.hand_size`, `view.total` ...). The built-ins that shed by card
     value (random, greedy, hoard3, dump3, keep3) read only the table's scalars, their
-    hand and their options, so the engine does not write that part for them; every other
-    strategy (aggressive, partner, weights, pimc, users', outside agents) gets it all."""
-    return not (sid == RANDOM or sid == GREEDY or sid == HOARD3 or sid == DUMP3 or sid == KEEP3)
+    hand and their options, so the engine does not write that part for them, nor for a
+    user's function that declares it does not read it (`view.reads`: SKIP_SEATS in its
+    id); every other strategy (aggressive, partner, weights, pimc, users', outside agents)
+    gets it all."""
+    return not (sid == RANDOM or sid == GREEDY or sid == HOARD3 or sid == DUMP3 or sid == KEEP3
+                or (sid & SKIP_SEATS) != 0)
+
+
+@leaf
+def reads_table(sid):
+    """Whether strategy `sid` reads the table's scalars of its view (`view.top_card`,
+    `view.me` ...): all but a user's function that declares it does not (`view.reads`)."""
+    return (sid & SKIP_TABLE) == 0
 
 
 @leaf

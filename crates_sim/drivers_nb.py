@@ -20,6 +20,7 @@ from .cards import (
     K_MAX_TURNS,
     K_PARTNER,
     K_PLAYERS,
+    O_RULES,
     REASON_CAP,
 )
 from .counts_nb import count_turn
@@ -29,7 +30,14 @@ from .indirect import call_on_state
 from .jit import allocating, kernel, leaf
 from .log_nb import export_log, log_reserve
 from .rng_nb import rand_below, seed_stream, shuffle_cards
-from .scoring_nb import finish_game, finish_hand, game_over, score_hand, write_hand_rows
+from .scoring_nb import (
+    finish_game,
+    finish_hand,
+    game_over,
+    score_hand,
+    start_hand_points,
+    write_hand_rows,
+)
 from .state_nb import (
     CRATES_SIZES,
     DECK0,
@@ -46,6 +54,7 @@ from .state_nb import (
     NSV,
     S_AGAIN,
     S_CAP_DUE,
+    S_CHOICES,
     S_COUNT,
     S_DEAL,
     S_DEALER,
@@ -64,7 +73,9 @@ from .state_nb import (
     S_LAST,
     S_LEN,
     S_LOG_ON,
+    S_MOVES,
     S_N,
+    S_OPTIONS,
     S_OUT,
     S_OUT_SEQ,
     S_PASSES,
@@ -84,6 +95,7 @@ from .state_nb import (
     SV_H_PPOINTS,
     SV_H_PRESSURES,
     SV_HAND_N,
+    SV_HAND_PTS,
     SV_HELD,
     SV_OUT_ORDER,
     SV_OWE,
@@ -98,6 +110,7 @@ from .state_nb import (
     at,
     new_state,
     nowrap,
+    obs_rules,
     small,
     stream,
     unpack,
@@ -139,6 +152,9 @@ def lay_out(G, deck, d, hand_no):
     st[S_DIR] = 1
     st[S_COUNT] = 0
     st[S_TURNS] = 0
+    st[S_MOVES] = 0
+    st[S_CHOICES] = 0
+    st[S_OPTIONS] = 0
     st[S_ENDED] = 0
     st[S_REASON] = -1
     st[S_OUT] = -1
@@ -202,10 +218,15 @@ def lay_out(G, deck, d, hand_no):
 
 @kernel
 def start_game(G, seed, game):
-    """Reset g for game `game` of seed `seed`: streams, dealer, totals, teams."""
+    """Reset g for game `game` of seed `seed`: streams, dealer, totals, teams, and the
+    view's table and seat parts (a user's function that reads a part it declared it does
+    not read, `view.reads`, reads values of this game only, whatever game came before)."""
     g = unpack(G)
     R, st, sv, rng = g.rules, g.st, g.sv, g.rng
     n = st[S_N]
+    for i in range(O_RULES):
+        g.obs[i] = 0
+    obs_rules(G)
     for q in range(n):
         for f in range(NSV):
             sv[at(q, f)] = 0
@@ -328,6 +349,8 @@ def play_stacked_nb(R, strat, sparams, addrs, engine, deck, hand_no, first_deale
     for q in range(st[S_N]):
         sv[at(q, SV_TOTAL)] = totals[q, 0]
         sv[at(q, SV_PRESS_K)] = totals[q, 1]
+    for q in range(st[S_N]):
+        sv[at(q, SV_HAND_PTS)] = start_hand_points(G, q)
     lay_out(G, deck, deck.shape[0], hand_no)
     hand_played(G)
     finish_hand(G, 0, rows, 0, stats)

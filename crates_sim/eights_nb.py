@@ -48,6 +48,7 @@ from .state_nb import (
     S_STOCK_N,
     SV_HAND_N,
     at,
+    note_options,
     unpack,
 )
 
@@ -107,6 +108,7 @@ def eights_turn(G, p):
         k = legal_options(G, p, start)
         empty = st[S_STOCK_N] == 0
         if k == 0:
+            note_options(G, 0)
             if empty:
                 pass_turn(G, p)
                 return False
@@ -123,6 +125,7 @@ def eights_turn(G, p):
         if voluntary:
             opts[k] = ACTION_PASS if empty else ACTION_DRAW
             k += 1
+        note_options(G, k)
         choice = decide_fast(G, p, PH_PLAY, k, -1)
         if st[S_ENDED] != 0:
             return False

@@ -16,7 +16,7 @@ from . import cards as C
 from . import engine_nb as nb
 from .errors import CratesError
 from .schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
-from .strategy import addresses, resolve
+from .strategy import addresses, lineup, resolve
 
 PHASES = ("play", "count", "play again after a 6", "call", "upcard call", "announce")
 
@@ -102,7 +102,7 @@ def release_rows() -> None:
 
 #: the dataset columns of the G_* fields that the kernel writes per game x seat, in order
 GAME_FIELD_COLUMNS = ("total", "rank", "pressures", "pressure_points", "hands_out",
-                      "home_runs", "capped_hands", "hands")
+                      "home_runs", "capped_hands", "hands", "saturated")
 
 
 def new_game_rows(cap: int) -> tuple:
@@ -145,13 +145,16 @@ _ENGINE_TABLE = []
 
 def engine_table() -> np.ndarray:
     """The addresses of the engine kernels that other kernels call by address (slots
-    engine_nb.ENGINE_*), loaded or compiled in this process on first use."""
+    engine_nb.ENGINE_*), loaded or compiled in this process on first use, and that of
+    the apprentice's weights (loaded once per process)."""
     if not _ENGINE_TABLE:
         from .indirect import STATE_ARGS, address_of
+        from .strategies.apprentice import weights_address
 
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
+        table[nb.ENGINE_APPRENTICE] = weights_address()
         _ENGINE_TABLE.append(table)
     return _ENGINE_TABLE[0]
 
@@ -185,6 +188,14 @@ def _in_cache(dispatcher, sig) -> bool:
         return False
 
 
+def _ready(dispatcher, args) -> bool:
+    """Whether `dispatcher` is loaded or cached for `args`' types."""
+    from numba import typeof
+
+    sig = tuple(typeof(a) for a in args)
+    return sig in dispatcher.overloads or _in_cache(dispatcher, sig)
+
+
 def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     """Make `dispatcher` ready for `args`' types: load it from numba's cache, or compile it
     and say so on stderr (one line: what, then the seconds it took). Returns the seconds
@@ -216,6 +227,89 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
+def _kernel_groups():
+    """The two groups of a cold start's side-by-side compile, as (kernel, argument types):
+    this process's, and the helper process's (`_compile_helper`). The types are those the
+    kernels' callers use (a test checks the cache holds one version of each). Here:
+    `decide`, with every strategy under it, which most kernels call, then the largest
+    helpers the turns inline (compiled before `play_on`, they are inlined from memory
+    there); in the helper: the
+    drivers (which call `play_on` by address, not the turns), then, once `decide` is in
+    the cache, the deal (its upcard may need a decision) and the draws. `play_on`, which
+    calls them all, is compiled last, here, loading them from the cache."""
+    from numba import typeof, types
+
+    from .actions_nb import draw_n, draw_one
+    from .counts_nb import count_resolved, draw_count
+    from .crates_nb import crates_effect, settle_penalties
+    from .decide_nb import call_fast, decide, play_chosen
+    from .drivers_nb import deal_hand
+    from .eights_nb import eights_play, pass_turn
+
+    G, i, u = types.int64[::1], types.int64, types.uint64
+    decide_sig = (G, i, i, i, i)
+    main = [(decide, decide_sig), (play_chosen, (G, i, i)), (eights_play, (G, i, i)),
+            (call_fast, decide_sig), (crates_effect, (G, i, i))]
+    helper = [(nb.play_games_nb, tuple(typeof(a) for a in _sample_args())),
+              (decide, decide_sig),  # waited for: the main process compiles it
+              (deal_hand, (G, u, i, i)), (draw_one, (G, i, i)), (draw_n, (G, i, i, i)),
+              (draw_count, (G, i)), (count_resolved, (G,)), (settle_penalties, (G,)),
+              (pass_turn, (G, i))]
+    return main, helper
+
+
+#: the helper's entry that it waits for instead of compiling (`_kernel_groups`)
+_WAITED = 1
+
+
+def _compile_helper() -> None:
+    """The helper process of a cold start (`_side_by_side`): compile its group into the
+    cache, waiting for `decide` (the main process's first) instead of compiling it too."""
+    import time
+
+    _main, helper = _kernel_groups()
+    for k, (kernel, sig) in enumerate(helper):
+        if k == _WAITED:  # decide: wait for the main process's (10 minutes at most)
+            deadline = time.monotonic() + 600
+            while not _in_cache(kernel, sig) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        kernel.compile(sig)
+
+
+def _side_by_side() -> float:
+    """A cold start on two cores or more: compile the engine's kernel groups in this process
+    and in a helper process side by side, into the one cache; `play_on` and the drivers
+    then load them. Says so on stderr (one line), as `_load_or_compile` does. Returns the
+    seconds spent; 0.0 on one core (`_load_or_compile` compiles it all then)."""
+    import subprocess
+    import sys
+    import time
+
+    from .workers import available_cpus
+
+    if available_cpus() < 2:
+        return 0.0
+    t0 = time.perf_counter()
+    print("compiling the engine (first run on this machine, on 2 cores) ...", end="",
+          file=sys.stderr, flush=True)
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "from crates_sim.engine import _compile_helper; _compile_helper()"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        main, _helper = _kernel_groups()
+        for kernel, sig in main:
+            kernel.compile(sig)
+        helper.wait()  # its kernels are in the cache now (what it failed to, play_on compiles)
+        nb.play_on.compile((main[0][1][0],))  # (int64[::1],)
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+        seconds = time.perf_counter() - t0
+        print(f" {seconds:.0f} s", file=sys.stderr, flush=True)
+    return seconds
+
+
 def prepare(specs=(), load: bool = True) -> float:
     """Load the engine (and the adapters of `specs`' strategies that are not compiled into
     it: pimc, users' functions) into this process, compiling what numba's cache lacks.
@@ -225,11 +319,21 @@ def prepare(specs=(), load: bool = True) -> float:
     cache is only checked, not loaded (the parent of workers stays small). Returns the
     seconds spent compiling."""
     # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
-    seconds = _load_or_compile(nb.play_on, (np.zeros(1, dtype=np.int64),), "the engine", load)
-    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
-    from .strategy import EXTERNAL, parse_spec
+    from .pyagent import python_specs
 
-    for name in dict.fromkeys(parse_spec(s)[0] for s in specs):
+    agents = python_specs(specs)  # Python agents need no compile (crates_sim.pyagent)
+    if agents:
+        specs = [s for s in specs if s not in agents]
+    state = (np.zeros(1, dtype=np.int64),)
+    seconds = 0.0
+    if not _ready(nb.play_on, state):  # a cold start: the kernel groups side by side
+        seconds += _side_by_side()
+    seconds += _load_or_compile(nb.play_on, state, "the engine", load)
+    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
+    from .strategy import EXTERNAL
+
+    specs = lineup(specs)  # parsed once (a Lineup from parse_strategies is not parsed again)
+    for name in dict.fromkeys(name for name, _ in specs.parsed):
         if isinstance(name, str) and name in EXTERNAL:
             import importlib
 
@@ -238,7 +342,7 @@ def prepare(specs=(), load: bool = True) -> float:
             # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
             seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name, load)
     try:
-        addresses(list(specs))  # users' functions: compiled here, so errors come once
+        addresses(specs)  # users' functions: compiled here, so errors come once
     except NumbaError as exc:
         raise _compile_error(list(specs), exc) from None
     return seconds
@@ -248,7 +352,14 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
                  reuse_rows=False):
     """Run the kernel until all n_games are played; returns the raw arrays (the hand
     rows in this thread's reused buffer with `reuse_rows`: see `run_games`)."""
+    from .pyagent import python_specs
+
+    agents = python_specs(specs)
+    if agents:  # they play on the step engine: crates_sim.pyagent_run
+        raise CratesError(f"{', '.join(agents)}: Python agents play in trace, simulate, compare, "
+                          f"balance, tournament and play, not here (an @njit function plays everywhere)")
     R = rules.to_array()
+    specs = lineup(specs)
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr
     addrs = addresses(specs)
@@ -291,14 +402,16 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
 
 
 def run_games(rules, strategies, seed, game_start, n_games, detail="hands",
-              reuse_rows=False) -> ChunkResult:
+              reuse_rows=False, play=None) -> ChunkResult:
     """Play games [game_start, game_start + n_games) of `seed`; one kernel call per chunk.
 
     reuse_rows: write the hand rows into a buffer this thread reuses from call to call
     (no new memory per chunk): the result's `hands` are then valid only until this
-    thread's next such call (`runner.run_chunk` has written them out by then)."""
+    thread's next such call (`runner.run_chunk` has written them out by then).
+    play: what plays the games instead of the kernel, with `_call_kernel`'s arguments and
+    results (`pyagent_run.play_tables`: Python agents on the step engine)."""
     want_rows = detail == "hands"
-    games_out, win_out, hand_rows, stats = _call_kernel(
+    games_out, win_out, hand_rows, stats = (play or _call_kernel)(
         rules, strategies, seed, game_start, n_games, want_rows, reuse_rows=reuse_rows)
     n = rules.players
     game_idx = np.repeat(np.arange(game_start, game_start + n_games, dtype=np.int64), n)
@@ -373,14 +486,15 @@ def decode_log(buf, rules, specs, seed, game) -> list[dict]:
     return events
 
 
-def trace_game(rules, strategies, seed, game) -> list[dict]:
+def trace_game(rules, strategies, seed, game, play=None) -> list[dict]:
     """Play game `game` of `seed` with the event log on; returns its events (docs/log-format.md).
 
-    The same kernel as `run_games` plays it, so the log is evidence about the fast path."""
+    The same kernel as `run_games` plays it, so the log is evidence about the fast path
+    (`play`: as in `run_games`)."""
     cap = 1 << 18
     while True:
         log = np.zeros(cap, dtype=np.int64)  # pressure points reach 5 * 2**k
-        _, _, _, stats = _call_kernel(rules, strategies, seed, game, 1, False, log=log)
+        _, _, _, stats = (play or _call_kernel)(rules, strategies, seed, game, 1, False, log=log)
         if stats[nb.T_LOG_OVERFLOW] == 0:
             break
         cap *= 4

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from . import cards as C
 from .errors import CratesError
@@ -37,6 +37,7 @@ from .observe_nb import (
     obs_size,
 )
 from .rules import Rules
+from .state_nb import HD0, NSV, SV0, SV_HAND_N, SV_TOTAL
 from .step import Table
 
 N_ACTIONS = 60
@@ -69,13 +70,11 @@ def to_option(phase: int, action: int) -> int:
 
 
 def env(**kwargs):
-    """The environment with PettingZoo's usual wrappers (illegal actions end the game for
-    the agent that made one with reward -1; actions out of range assert; order enforced)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The environment with the checks of PettingZoo's usual wrappers (an illegal action
+    ends the game for the agent that made it, with reward -1; an action out of range
+    asserts; calls before `reset` and out of order fail), in one class, `checked_env`,
+    that costs what `raw_env` costs (docs/env.md). Arguments: those of `raw_env`."""
+    return checked_env(**kwargs)
 
 
 class raw_env(AECEnv):
@@ -143,6 +142,7 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"hand": [], "total": 0} for a in self.agents}
+        self._hand_keys = [b""] * n  # per seat, its cards when its infos' hand was made
         self._vec = np.zeros(obs_size(n), dtype=np.float32)
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._hands_scored = 0
@@ -174,10 +174,8 @@ class raw_env(AECEnv):
                     for a, q in self._agent_seats:
                         rewards[a] += self._sign * points[q]
             self._hands_scored = scored
-            totals = t.totals
-            for a, q in self._agent_seats:
-                self.infos[a]["total"] = totals[q]
         if t.over:
+            self._refresh_infos(None)
             totals, ranks = t.totals, t.ranks
             last = max(ranks)
             for a, q in self._agent_seats:
@@ -191,7 +189,28 @@ class raw_env(AECEnv):
         seat = agent_observation(t._G, self._vec, self._mask)
         mover = self._obs_agent = self._names[seat]
         self.agent_selection = mover
+        # the mover's hand as it sees it deciding (none at the dealer's blind call)
         self.infos[mover]["hand"] = [_NAMES[c] for c in self._vec[OBS_HAND:OBS_HAND + 52].nonzero()[0].tolist()]
+        self._hand_keys[seat] = b""
+        self._refresh_infos(mover)
+
+    def _refresh_infos(self, mover):
+        """Every agent's total so far (as the observation shows it), and every agent but
+        `mover` its cards (remade only for the seats whose cards changed)."""
+        G = self.table._G
+        keys = self._hand_keys
+        totals = G[SV0 + SV_TOTAL:SV0 + len(keys) * NSV:NSV].tolist()
+        for a, q in self._agent_seats:
+            info = self.infos[a]
+            info["total"] = totals[q]
+            if a is mover:
+                continue
+            at = HD0 + q * 52
+            cards = G[at:at + G[SV0 + q * NSV + SV_HAND_N]]
+            key = cards.tobytes()
+            if key != keys[q]:
+                keys[q] = key
+                info["hand"] = [_NAMES[c] for c in sorted(cards.tolist())]
 
     def observe(self, agent):
         if self._obs_agent == agent:
@@ -220,3 +239,87 @@ class raw_env(AECEnv):
 
     def close(self):
         self.table = None
+
+
+class checked_env(raw_env):
+    """`raw_env` with what PettingZoo's OrderEnforcingWrapper, AssertOutOfBoundsWrapper and
+    TerminateIllegalWrapper add, without their cost (each forwards every attribute through
+    `__getattr__`; here the attributes are the environment's own): `reset` must come
+    first; `step` asserts its action is in the action space; an illegal action ends the
+    game for every agent, with `illegal_reward` for the agent that made it and 0 for the
+    others (and a warning); a `step` after the last agent is done warns and does nothing.
+    `unwrapped` is the environment itself. It passes PettingZoo's `api_test`."""
+
+    def __init__(self, illegal_reward: float = -1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.illegal_reward = float(illegal_reward)
+        self._has_reset = False
+        self._has_updated = False
+
+    def __getattr__(self, name):  # only for attributes the environment does not have (yet)
+        if name in _NEED_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def reset(self, seed=None, options=None):
+        self._has_reset = True
+        self._has_updated = True
+        super().reset(seed=seed, options=options)
+
+    def step(self, action):
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS):
+            if not self.action_spaces[agent].contains(action):  # e.g. a 0-d integer array
+                raise AssertionError("action is not in action space")
+            action = int(action)
+        if self._mask[action]:
+            super().step(action)
+            return
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().observe(agent)
+
+    def render(self):
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def state(self):
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return self._agents_in_turn(max_iter)
+
+    def _agents_in_turn(self, max_iter):
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            self._has_updated = False
+            yield self.agent_selection
+
+
+_NEED_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection",
+                         "num_agents", "agents"})

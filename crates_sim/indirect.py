@@ -84,3 +84,25 @@ def address_of(dispatcher, args=DECISION_ARGS) -> int:
     dispatcher.compile(args)
     cres = dispatcher.overloads[tuple(args)]
     return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+
+
+
+@intrinsic
+def float_array_at(typingctx, address, length):
+    """The `length` float64 values at the int64 `address` as a 1-d array that owns nothing
+    (no meminfo): data that Python keeps alive and hands to a kernel by its address (the
+    apprentice's weights, through the engine table). Nothing is checked."""
+    from numba.np.arrayobj import make_array, populate_array
+
+    ret = types.float64[::1]
+
+    def codegen(context, builder, signature, args):
+        view = make_array(ret)(context, builder)
+        double = context.get_value_type(types.float64)
+        data = builder.inttoptr(args[0], double.as_pointer())
+        populate_array(view, data=data, shape=cgutils.pack_array(builder, [args[1]]),
+                       strides=cgutils.pack_array(builder, [context.get_constant(types.intp, 8)]),
+                       itemsize=context.get_constant(types.intp, 8), meminfo=None, parent=None)
+        return view._getvalue()
+
+    return ret(address, length), codegen

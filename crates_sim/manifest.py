@@ -40,7 +40,7 @@ FORMAT = "crates-sim dataset"
 FORMAT_VERSION = 2
 
 #: Commands that write datasets (`made_by`).
-COMMANDS = ("simulate", "compare", "balance", "sweep", "tune")
+COMMANDS = ("simulate", "compare", "balance", "sweep", "tune", "tournament")
 
 #: Every key of a manifest, in the order they are written.
 KEYS = ("format", "format_version", "made_by", "status", "preset", "rules", "rules_spec", "players",

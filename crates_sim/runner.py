@@ -58,7 +58,7 @@ from .errors import CratesError
 from .progress import Progress
 from .rules import Rules
 from .schema import GAME_COLUMNS
-from .strategy import parse_strategies
+from .strategy import Lineup, parse_strategies
 from .workers import RunFailed, available_cpus, mp_context
 
 #: Largest automatic chunk (games per engine call and per file).
@@ -128,7 +128,7 @@ class ChunkTask:
     """Everything a worker needs to run one chunk and write its files (small, picklable)."""
 
     rules: Rules
-    strategies: tuple
+    strategies: Lineup  # parsed once, in the parent (its addresses are found in the worker)
     seed: int
     index: int
     start: int
@@ -139,11 +139,13 @@ class ChunkTask:
 
 def run_chunk(task: ChunkTask) -> dict:
     """Run one chunk's games and write its Parquet file(s) atomically; return its counts."""
-    from . import engine  # imported here: `import crates_sim` stays free of numba
+    # imported here: `import crates_sim` stays free of numba (pyagent_run.run_games is the
+    # engine's, or the step engine's for Python agents)
+    from .pyagent_run import run_games
 
     t0 = time.perf_counter()
-    res = engine.run_games(task.rules, list(task.strategies), task.seed, task.start, task.games,
-                           detail=task.detail, reuse_rows=True)  # written out below
+    res = run_games(task.rules, task.strategies, task.seed, task.start, task.games,
+                    detail=task.detail, reuse_rows=True)  # written out below
     hands = hands_table(res.hands) if task.detail == "hands" else None
     stats = write_chunk(task.out, task.index, games_table(res.games, list(task.strategies)),
                         hands)
@@ -443,11 +445,14 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
         from . import engine
 
         compile_seconds = engine.prepare(strategies, load=backend.name == "inline")
+        from .pyagent_run import note_slowdown
+
+        note_slowdown(rules, strategies, again=True)  # Python agents: how much slower the run is
 
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)
         todo = [c for c in m["chunks"] if c["state"] != "done"]
-        tasks = [ChunkTask(rules, tuple(strategies), seed, c["index"], c["start"], c["games"],
+        tasks = [ChunkTask(rules, strategies, seed, c["index"], c["start"], c["games"],
                            detail, str(out)) for c in todo]
         run = {"started": mf.now(), "ended": None, "backend": backend.name,
                "workers": backend.workers, "chunks_run": 0, "games_run": 0,

@@ -29,6 +29,10 @@ GAME_COLUMNS = {
     "home_runs": np.int16,
     "capped_hands": np.int16,
     "hands": np.int16,
+    # some total of the game reached the points ceiling (cards.POINTS_CEILING, 2**62): its
+    # totals at the ceiling are "at least that", not exact (docs/rules.md); the same for
+    # every seat of the game. Older datasets lack the column: read as false
+    "saturated": np.bool_,
 }
 
 #: One row per game x hand x seat.
@@ -51,6 +55,12 @@ HAND_COLUMNS = {
     "plays": np.int16,
     "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)
     "reason": "category",  # one of REASONS
+    # the hand's move points (a seat to play or to answer a count; a forced draw or pass
+    # counts), those with more than one legal option, and their options summed (a forced
+    # move counts one); the same for every seat, like turns (`state_nb.note_options`)
+    "moves": np.int32,
+    "choices": np.int32,
+    "options": np.int32,
 }
 
 #: Added to games/ in a rotated design: which seating a row was played in, and the index of

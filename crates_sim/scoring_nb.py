@@ -7,7 +7,7 @@ scoring lives here once: the engine and pimc both call these kernels.
 
 import numpy as np
 
-from .actions_nb import add_to_unit
+from .actions_nb import add_points, add_to_unit
 from .bits import card_mask, popcount
 from .cards import (
     COVERABLE,
@@ -18,9 +18,11 @@ from .cards import (
     K_MAX_HANDS,
     K_N_HANDS,
     K_PENALTY,
+    K_PSCOPE_TEAM,
     K_SPARE3,
     K_TARGET,
     PEN_FORFEIT,
+    POINTS_CEILING,
     R_3,
     RANK0_CARDS,
     REASON_CAP,
@@ -42,14 +44,18 @@ from .state_nb import (
     G_PPOINTS,
     G_PRESSURES,
     G_RANK,
+    G_SATURATED,
     G_TOTAL,
     H_CARDS_LEFT,
+    H_CHOICES,
     H_COVERED,
     H_DEALER,
     H_DRAWS,
     H_GAME,
     H_HAND,
     H_HOME_RUN,
+    H_MOVES,
+    H_OPTIONS,
     H_OUT,
     H_PLAYS,
     H_POINTS,
@@ -61,9 +67,12 @@ from .state_nb import (
     H_SIZE,
     H_THREES,
     H_TURNS,
+    S_CHOICES,
     S_DEALER,
     S_HAND,
+    S_MOVES,
     S_N,
+    S_OPTIONS,
     S_OUT,
     S_REASON,
     S_SIZE,
@@ -76,10 +85,12 @@ from .state_nb import (
     SV_H_PPOINTS,
     SV_H_PRESSURES,
     SV_HAND_N,
+    SV_HAND_PTS,
     SV_HANDS,
     SV_HANDS_OUT,
     SV_HELD,
     SV_HOME_RUNS,
+    SV_PRESS_K,
     SV_TEAM,
     SV_TOTAL,
     T_CAPPED,
@@ -194,11 +205,13 @@ def score_hand(G, stats):
             covered[q] = cv
             home[q] = hr
             add_to_unit(G, q, SV_TOTAL, pts)
+            add_to_unit(G, q, SV_HAND_PTS, pts)
     else:
         out = st[S_OUT]
         if reason == REASON_OUT and out >= 0:
             points[out] = eights_payout(G, out)
-            sv[at(out, SV_TOTAL)] += points[out]
+            sv[at(out, SV_TOTAL)] = add_points(sv[at(out, SV_TOTAL)], points[out])
+            sv[at(out, SV_HAND_PTS)] += points[out]
     if reason == REASON_CAP:
         stats[T_CAPPED] += 1
     elif reason == REASON_DEAD:
@@ -235,7 +248,7 @@ def write_hand_rows(G, game_row, hand_rows, row0):
     their number. hand_rows: one array per column (`engine.new_hand_rows`), field f of
     row r is hand_rows[f][r] (H_* fields), each in its dataset dtype: Parquet takes the
     columns as the kernel wrote them, with no casts. game_row: the game's number. A
-    kernel of its own: the 18 arrays are passed only when rows are written."""
+    kernel of its own: the 21 arrays are passed only when rows are written."""
     g = unpack(G)
     R, st, sv, tmp = g.rules, g.st, g.sv, g.tmp
     n = st[S_N]
@@ -262,6 +275,9 @@ def write_hand_rows(G, game_row, hand_rows, row0):
         hand_rows[H_PLAYS][r] = sv[at(q, SV_H_PLAYS)]
         hand_rows[H_TURNS][r] = st[S_TURNS]
         hand_rows[H_REASON][r] = st[S_REASON]
+        hand_rows[H_MOVES][r] = st[S_MOVES]
+        hand_rows[H_CHOICES][r] = st[S_CHOICES]
+        hand_rows[H_OPTIONS][r] = st[S_OPTIONS]
     return n
 
 
@@ -284,25 +300,100 @@ def game_over(G, hand_no):
             return True
     return False
 
+@leaf
+def _pressure_bits(G, q):
+    """The pressure part of seat q's total as 5 x (2**a + 2**b) - 5 x m: returns (a, b, m),
+    a > b, b = -1 for no second bit. A unit's pressure points are 5 (2**K - 1) per
+    pressure counter (5, 10, 20 ...: K pressures); a seat in a partnership under
+    `pressure_scope=seat` adds its partner's counter to the team total."""
+    g = unpack(G)
+    sv = g.sv
+    a = sv[at(q, SV_PRESS_K)]
+    b = np.int64(-1)
+    m = 1
+    if g.rules[K_PSCOPE_TEAM] == 0:
+        for o in range(g.st[S_N]):
+            if o != q and sv[at(o, SV_TEAM)] == sv[at(q, SV_TEAM)]:
+                b = sv[at(o, SV_PRESS_K)]
+                m = 2
+    if b > a:
+        a, b = b, a
+    if a == b:  # 2**a + 2**a
+        a, b = a + 1, np.int64(-1)
+    return a, b, m
+
+
+@leaf
+def start_hand_points(G, q):
+    """SV_HAND_PTS for a game started from given totals and pressure counters (stacked
+    decks): the total less the pressure points its counters imply (0 past the ceiling)."""
+    a, b, m = _pressure_bits(G, q)
+    if a > 58:
+        return np.int64(0)
+    low = (np.int64(1) << b) if b >= 0 else np.int64(0)
+    return unpack(G).sv[at(q, SV_TOTAL)] - 5 * ((np.int64(1) << a) + low) + 5 * m
+
+
+@leaf
+def total_order(G, q, o):
+    """-1, 0 or 1 as seat q's game total is below, equal to or above seat o's, exact also
+    where totals have reached the points ceiling (SV_TOTAL then holds the ceiling): such a
+    total is 5 x (its pressure bits) + its hand points (SV_HAND_PTS) - 5 x its counters,
+    compared bit by bit. Finite totals compare as they are; a total at the ceiling is
+    above every total below it."""
+    g = unpack(G)
+    sv = g.sv
+    tq = sv[at(q, SV_TOTAL)]
+    to = sv[at(o, SV_TOTAL)]
+    if tq < POINTS_CEILING or to < POINTS_CEILING:
+        return -1 if tq < to else (1 if tq > to else 0)
+    aq, bq, mq = _pressure_bits(G, q)
+    ao, bo, mo = _pressure_bits(G, o)
+    if aq != ao:  # both at the ceiling: a >= 59, so the higher bit outweighs the rest
+        return -1 if aq < ao else 1
+    rq = sv[at(q, SV_HAND_PTS)] - 5 * mq
+    ro = sv[at(o, SV_HAND_PTS)] - 5 * mo
+    if bq == bo:
+        d = rq - ro
+    elif max(bq, bo) >= 40:  # 5 x 2**39 outweighs any sum of hand points
+        return -1 if bq < bo else 1
+    else:
+        low_q = (np.int64(1) << bq) if bq >= 0 else np.int64(0)
+        low_o = (np.int64(1) << bo) if bo >= 0 else np.int64(0)
+        d = 5 * (low_q - low_o) + rq - ro
+    return -1 if d < 0 else (1 if d > 0 else 0)
+
+
+@leaf
+def beats(G, q, o, lower_wins):
+    """Whether seat q's total is better than seat o's (lower in Crates)."""
+    c = total_order(G, q, o)
+    return c < 0 if lower_wins else c > 0
+
+
 @kernel
 def finish_game(G, games_out, win_out, row0):
     """Ranks, win shares and per-seat game rows; the game_end log record.
 
     games_out: one array per G_* field, in its dataset dtype (`engine.new_game_rows`):
-    field f of row r is games_out[f][r]."""
+    field f of row r is games_out[f][r]. Totals compare exactly (`total_order`), also
+    past the points ceiling, where the rows and the log show the ceiling and the game is
+    flagged `saturated`: a total at the ceiling never beats one below it, and of two at
+    the ceiling the lower true total wins (equal true totals tie, as any equal totals)."""
     g = unpack(G)
     R, st, sv = g.rules, g.st, g.sv
     n = st[S_N]
     lower_wins = R[K_FAMILY] == FAMILY_CRATES
-    best = sv[at(0, SV_TOTAL)]
+    best = 0
+    saturated = False
     for q in range(n):
-        t = sv[at(q, SV_TOTAL)]
-        if (lower_wins and t < best) or (not lower_wins and t > best):
-            best = t
+        saturated = saturated or sv[at(q, SV_TOTAL)] >= POINTS_CEILING
+        if beats(G, q, best, lower_wins):
+            best = q
     units = 0
     n_win = 0
     for q in range(n):
-        if sv[at(q, SV_TOTAL)] == best:
+        if total_order(G, q, best) == 0:
             n_win += 1
             if sv[at(q, SV_TEAM)] == q:  # count each team once (by its lower seat)
                 units += 1
@@ -310,8 +401,7 @@ def finish_game(G, games_out, win_out, row0):
         t = sv[at(q, SV_TOTAL)]
         rank = 1
         for o in range(n):
-            u = sv[at(o, SV_TOTAL)]
-            if (lower_wins and u < t) or (not lower_wins and u > t):
+            if beats(G, o, q, lower_wins):
                 rank += 1
         r = row0 + q
         games_out[G_TOTAL][r] = t
@@ -322,7 +412,8 @@ def finish_game(G, games_out, win_out, row0):
         games_out[G_HOME_RUNS][r] = sv[at(q, SV_HOME_RUNS)]
         games_out[G_CAPPED][r] = sv[at(q, SV_CAPPED)]
         games_out[G_HANDS][r] = sv[at(q, SV_HANDS)]
-        win_out[r] = 1.0 / units if t == best else 0.0
+        games_out[G_SATURATED][r] = saturated
+        win_out[r] = 1.0 / units if total_order(G, q, best) == 0 else 0.0
     lp = log_reserve(G, EV_GAME_END, n + 1 + n_win)
     if lp >= 0:
         log = g.log
@@ -331,6 +422,6 @@ def finish_game(G, games_out, win_out, row0):
         log[lp + n] = n_win
         k = lp + n + 1
         for q in range(n):
-            if sv[at(q, SV_TOTAL)] == best:
+            if total_order(G, q, best) == 0:
                 log[k] = q
                 k += 1

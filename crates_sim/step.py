@@ -29,8 +29,9 @@ from .errors import CratesError
 from .strategy import addresses, parse_strategies, resolve
 from .strategy_ids import AGENT
 
-#: most decisions of outside seats in one hand
-QUEUE_CAP = 4096
+#: most decisions of outside seats in one hand (a hand has at most max_turns_per_hand =
+#: 10,000 turns, of up to three decisions each: a play, a call, an announcement)
+QUEUE_CAP = 1 << 15
 #: the game log's room when a table records one (words; a game takes some 30,000)
 LOG_CAP = 1 << 21
 
@@ -77,20 +78,32 @@ class Decision:
 class Table:
     """One game, stepped decision by decision at the outside seats (see the module doc)."""
 
-    def __init__(self, rules, seats, seed: int, game: int, record: bool = False):
+    def __init__(self, rules, seats, seed: int, game: int, record: bool = False,
+                 keep_rows: bool = False, agents: dict | None = None):
+        """keep_rows: keep every hand's dataset rows (`hand_rows`); agents: the Python
+        agents (`crates_sim.pyagent`) of the seats that name one, to reuse from another
+        table (default: made here). Python agents answer their own decisions: `pending`
+        is only ever a None seat's."""
         n = rules.players
         if len(seats) != n:
             raise CratesError(f"{len(seats)} seats for {n} players")
         self.rules = rules
         self.seed = int(seed)
         self.game = int(game)
-        self.outside = [s is None for s in seats]
-        bots = [s if s is not None else "random" for s in seats]
+        from .pyagent import seat_agents
+
+        self.agents = seat_agents(rules, seats) if agents is None else agents
+        for agent in self.agents.values():
+            agent.decisions = 0
+        self.hand_rows = [] if keep_rows else None
+        self.outside = [s is None or q in self.agents for q, s in enumerate(seats)]
+        bots = [s if not o else "random" for s, o in zip(seats, self.outside, strict=True)]
         bots = parse_strategies(bots, n)
         prepare(bots)
         ids, params = resolve(bots)
         ids[np.array(self.outside, dtype=bool)] = AGENT
-        self.specs = [None if o else s for o, s in zip(self.outside, bots, strict=True)]
+        self.specs = [None if s is None else (s if q in self.agents else bots[q])
+                      for q, s in enumerate(seats)]
         self._G = nb.new_agent_state(rules.to_array(), ids, params, addresses(bots),
                                      engine_table(), LOG_CAP if record else 0, QUEUE_CAP)
         self._rows = new_hand_rows(n)  # a row per seat
@@ -150,6 +163,9 @@ class Table:
 
     def answer(self, option: int) -> None:
         """`act` for a caller that has checked `option` is legal: no check, no Decision."""
+        if self._queued >= QUEUE_CAP:
+            raise CratesError(f"hand {self.hand} of game {self.game} took over {QUEUE_CAP} "
+                              f"decisions of outside seats (lower max_turns_per_hand)")
         self._pending = None
         self._G[self._queue0 + self._queued] = option  # the queue is not part of the snapshot
         self._queued += 1
@@ -165,6 +181,7 @@ class Table:
         """Keep the state the hand starts from (a replay starts there until a turn has
         started: then from the start of the last turn, which `play_on` keeps at S_SNAP0)."""
         G = self._G
+        G[nb.S_QUE_POS] = 0  # the queue starts afresh: answers of the last hand are not replayed
         self._hand_start = G[:nb.S_LEN].copy()
         self._queued = 0
         self._snap = G[int(G[nb.S_SNAP0]):int(G[nb.S_SNAP0]) + nb.S_LEN]
@@ -185,8 +202,18 @@ class Table:
             if G[nb.S_ERROR] != 0:  # pragma: no cover - a bot's illegal choice
                 raise CratesError(f"seat {int(G[nb.S_ERR_SEAT])} made an illegal choice")
             if G[nb.S_REASON] == C.REASON_PAUSE:
-                return
-            nb.finish_hand(G, 0, self._rows, 0, self._stats)
+                agent = self.agents.get(int(G[nb.S_PAUSE_SEAT]))
+                if agent is None:
+                    return
+                if self._queued >= QUEUE_CAP:
+                    raise CratesError(f"hand {self.hand} of game {self.game} took over {QUEUE_CAP} "
+                                      f"decisions of outside seats (lower max_turns_per_hand)")
+                G[self._queue0 + self._queued] = agent.decide(self)
+                self._queued += 1
+                continue
+            nb.finish_hand(G, self.game, self._rows, 0, self._stats)
+            if self.hand_rows is not None:
+                self.hand_rows.append(tuple(c.copy() for c in self._rows))
             self.hand_points.append([int(x) for x in self._rows[nb.H_POINTS]])
             if nb.game_over(G, self.hand):
                 nb.finish_game(G, self._games, self._wins, 0)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .errors import CratesError
 from .strategy_ids import (
     AGGRESSIVE,
+    APPRENTICE,
     DUMP3,
     EXPERT,
     GREEDY,
@@ -82,6 +83,39 @@ def parameters(**declared):
         from .userstrat import PARAMS_ATTR
 
         setattr(fn, PARAMS_ATTR, table)
+        return fn
+
+    return mark
+
+
+#: the parts of its view a decision function may declare it reads (`reads`)
+VIEW_PARTS = ("table", "seats")
+
+
+def reads(*parts):
+    """Declare which parts of its view a decision function reads, so that the engine
+    writes only those for it (a function that calls `greedy_nb` then runs about as fast
+    as built-in greedy)::
+
+        @reads()                 # or reads("table"), reads("table", "seats")
+        @njit
+        def my_greedy(params, obs, hand, pile, options, rng): ...
+
+    Always written: the decision (`phase`, `played_card`), the hand, the pile, the
+    options, the rules (`is_crates`, `rule`, `value` ...). "table": the table's scalars
+    (`me`, `players`, `partner`, `dealer`, `hand_number`, `deal_size`, `top_card`,
+    `current_suit`, `current_rank`, `direction`, `active_count`, `stock_size`, `passes`);
+    "seats": the per-seat part (`hand_size`, `total`, `pressures` ...). Undeclared, a
+    function gets the whole view. A part read without being declared holds stale values
+    (of an earlier decision of the same game)."""
+    bad = [p for p in parts if p not in VIEW_PARTS]
+    if bad:
+        raise CratesError(f"reads: unknown part {bad[0]!r} (parts: {', '.join(VIEW_PARTS)})")
+
+    def mark(fn):
+        from .userstrat import READS_ATTR
+
+        setattr(fn, READS_ATTR, frozenset(parts))
         return fn
 
     return mark
@@ -164,10 +198,17 @@ BUILTINS = {
                                                      "hoards 3s, < 0 dumps them"),
                 "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
                                                "instead of the softmax", whole=True)}),
+    "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
+                               "player by `crates train`; a turn costs about 5x greedy's, "
+                               "1/160 of pimc's (docs/strategies.md)",
+                   {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
+                                                   "score; > 0: samples from its stream)"),
+                    **_FORGET}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
-            "expert": ("crates_sim.strategies.expert", "expert_entry")}
+            "expert": ("crates_sim.strategies.expert", "expert_entry"),
+            "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry")}
 
 
 def parse_spec(spec: str):
@@ -181,7 +222,7 @@ def parse_spec(spec: str):
         if not pairs or "=" in pairs[0] or not pairs[0]:
             raise CratesError(f"strategy {spec!r}: name the function, as {name}:FUNCTION")
         name, pairs = (name, pairs[0]), pairs[1:]
-        known = declared_parameters(load_function(*name)[2])
+        known = declared_parameters(load_function(*name, agents=True)[2])
         shown = f"{name[0]}:{name[1]}"
     elif name not in BUILTINS:
         raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)} "
@@ -206,8 +247,49 @@ def parse_spec(spec: str):
     return name, values
 
 
-def parse_strategies(text, players: int) -> list[str]:
-    """Split `a,b,c,d` (or one name for every seat) into one spec per seat, validated."""
+class Lineup(list):
+    """A run's strategies, parsed once: the list of specs, one per seat (as text: it
+    compares, prints and serialises as that list), and what later steps read from them
+    without parsing again: `parsed` (per seat, `parse_spec`'s (name, values)), `users`
+    (the distinct user functions), `ids_params()` (`resolve`) and `addresses()` (the
+    adapters' addresses, valid in the process that found them: not pickled, so that a
+    worker finds its own). Made by `parse_strategies`; treat it as read-only."""
+
+    def __init__(self, specs=()):
+        super().__init__(specs)
+        self.parsed = [parse_spec(spec) for spec in self]
+        self.users = list(dict.fromkeys(name for name, _ in self.parsed if isinstance(name, tuple)))
+        self._ids_params = None
+        self._addresses = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "_addresses": None}
+
+    def ids_params(self):
+        """Per-seat strategy ids and parameter rows (seats x N_PARAMS) for the kernels."""
+        if self._ids_params is None:
+            self._ids_params = _ids_params(self)
+        ids, params = self._ids_params
+        return ids.copy(), params.copy()  # callers may change theirs (an agent's seat)
+
+    def addresses(self):
+        """Per seat, the address of the engine's adapter for it in this process, else 0."""
+        if self._addresses is None:
+            self._addresses = _addresses(self)
+        return self._addresses.copy()
+
+
+def lineup(specs) -> Lineup:
+    """`specs` as a Lineup: itself if it is one, else parsed (once)."""
+    return specs if isinstance(specs, Lineup) else Lineup(specs)
+
+
+def parse_strategies(text, players: int) -> Lineup:
+    """Split `a,b,c,d` (or one name for every seat) into one spec per seat, validated and
+    parsed (a Lineup, a list of the specs; one already parsed for `players` seats is
+    returned as it is)."""
+    if isinstance(text, Lineup) and len(text) == players:
+        return text
     specs = [s.strip() for s in (text.split(",") if isinstance(text, str) else text)]
     specs = [s for s in specs if s]
     if len(specs) == 1:
@@ -215,35 +297,31 @@ def parse_strategies(text, players: int) -> list[str]:
     if len(specs) != players:
         raise CratesError(f"{len(specs)} strategies for {players} players: give one per seat "
                           f"(or one for all)")
-    for spec in specs:
-        parse_spec(spec)
-    return specs
+    return Lineup(specs)
 
 
 def user_functions(specs) -> list[tuple[str, str]]:
     """The distinct user functions of a run, in order of first appearance."""
-    found = []
-    for spec in specs:
-        name, _ = parse_spec(spec)
-        if isinstance(name, tuple) and name not in found:
-            found.append(name)
-    return found
+    return list(lineup(specs).users)
 
 
-def resolve(specs: list[str]):
+def resolve(specs):
     """Per-seat strategy ids and parameter rows (seats x N_PARAMS) for the kernels."""
+    return lineup(specs).ids_params()
+
+
+def _ids_params(specs: Lineup):
     import numpy as np
 
-    from .userstrat import USER_BASE, declared_parameters, load_function
+    from .userstrat import USER_BASE, declared_parameters, load_function, view_flags
 
-    users = user_functions(specs)
     ids = np.zeros(len(specs), dtype=np.int64)
     params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
-    for seat, spec in enumerate(specs):
-        name, values = parse_spec(spec)
+    for seat, (name, values) in enumerate(specs.parsed):
         if isinstance(name, tuple):
-            ids[seat] = USER_BASE + users.index(name)
-            known = declared_parameters(load_function(*name)[2])
+            fn = load_function(*name)[2]
+            ids[seat] = USER_BASE + specs.users.index(name) + view_flags(fn)
+            known = declared_parameters(fn)
         else:
             ids[seat] = BUILTINS[name][0]
             known = BUILTINS[name][2]
@@ -252,10 +330,14 @@ def resolve(specs: list[str]):
     return ids, params
 
 
-def addresses(specs: list[str]):
+def addresses(specs):
     """Per seat, the address of the decision adapter the engine calls for a strategy that
     is not compiled into it (pimc, users' functions), else 0. Compiles the adapters in
     this process on first use (addresses are valid in this process only)."""
+    return lineup(specs).addresses()
+
+
+def _addresses(specs: Lineup):
     import importlib
 
     import numpy as np
@@ -264,8 +346,7 @@ def addresses(specs: list[str]):
     from .userstrat import adapter_address
 
     out = np.zeros(len(specs), dtype=np.int64)
-    for seat, spec in enumerate(specs):
-        name, _ = parse_spec(spec)
+    for seat, (name, _) in enumerate(specs.parsed):
         if isinstance(name, tuple):
             out[seat] = adapter_address(*name)
         elif name in EXTERNAL:

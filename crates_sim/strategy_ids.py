@@ -2,8 +2,8 @@
 
 Contract: plain integer constants, importable by kernels and by Python alike. Ids below
 N_INLINE, KEEP3 and SOFTMAX (added after pimc had taken 7, so no id moved), are compiled
-into the engine (`dispatch_nb`); PIMC, EXPERT and users' functions (from USER_BASE on) are called by the
-address of their adapter.
+into the engine (`dispatch_nb`); PIMC, EXPERT, APPRENTICE and users' functions (from
+USER_BASE on) are called by the address of their adapter.
 """
 
 RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
@@ -11,13 +11,19 @@ RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
 N_INLINE = PIMC
 #: keep3 (issue 11 part 3): compiled into the engine too, though above PIMC
 KEEP3 = 8
+#: expert (issue 23): a search player called by address, as pimc
+EXPERT = 9
+#: apprentice (issue 23 part 2): called by address, as pimc (its weights are data)
+APPRENTICE = 10
 #: softmax: `weights` randomised (Gumbel-max over its scores), compiled into the engine;
 #: expert's rollout policy (not a name of its own in the registry)
-SOFTMAX = 9
-#: expert (issue 23): a search player called by address, as pimc
-EXPERT = 10
+SOFTMAX = 11
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
+#: flags added to a user function's id when it declares (`view.reads`) that it does not
+#: read a part of its view: the engine leaves that part unwritten for it
+SKIP_TABLE = 1 << 20
+SKIP_SEATS = 1 << 21
 #: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the
 #: engine pauses the hand when such a seat must decide and no decision is queued
 AGENT = 90

@@ -62,7 +62,7 @@ from .cards import (
 )
 from .jit import leaf
 from .rng_nb import rand_below, rand_unit
-from .strategy import Param, parameters
+from .strategy import Param, parameters, reads
 
 __all__ = [
     "ACTION_DRAW", "ACTION_PASS", "PH_PLAY", "PH_COUNT", "PH_AGAIN", "PH_CALL", "PH_BLIND_CALL",
@@ -71,7 +71,7 @@ __all__ = [
     "passes", "played_card", "is_crates", "lower_wins", "rule", "hand_size", "total",
     "pressures", "pressure_streak", "owes_penalty", "void_suits", "drawn_since_void",
     "seat_after", "rank", "suit", "value", "effect", "is_wild", "is_action", "random_below",
-    "random_unit", "parameters", "Param",
+    "random_unit", "parameters", "reads", "Param",
 ]
 
 

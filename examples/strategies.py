@@ -49,6 +49,7 @@ def cautious(params, obs, hand, pile, options, rng):
 
 
 # --- greedy_again: building on a built-in
+@V.reads()  # greedy reads only the decision, its hand, its options and the rules
 @njit
 def greedy_again(params, obs, hand, pile, options, rng):
     """Exactly built-in greedy's choice: a user strategy can call any built-in's decision

@@ -50,7 +50,8 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands", reus
             gcols["total"].append(totals[s])
             gcols["rank"].append(rank[s])
             gcols["win"].append(best[s] / best.sum())
-            for k in ("pressures", "pressure_points", "hands_out", "home_runs", "capped_hands"):
+            for k in ("pressures", "pressure_points", "hands_out", "home_runs", "capped_hands",
+                      "saturated"):
                 gcols[k].append(0)
             gcols["hands"].append(H)
         if detail == "hands":
@@ -61,7 +62,7 @@ def run_games(rules, strategies, seed, game_start, n_games, detail="hands", reus
                            "pos": (s - dealer) % P, "seat": s, "points": pts[h, s], "cards_left": 1,
                            "threes_left": 0, "covered": 0, "home_run": False, "out": False,
                            "pressures": 0, "pressure_points": 0, "draws": 1, "plays": 1, "turns": 10,
-                           "reason": 0}
+                           "reason": 0, "moves": 8, "choices": 4, "options": 14}
                     for k, v in row.items():
                         hcols[k].append(v)
     games = {k: np.array(v, dtype=object if t == "category" else t) for (k, v), t in

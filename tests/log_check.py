@@ -4,12 +4,26 @@ It does not know the rules' effects; it checks what every rule set must keep: ea
 comes from the player's hand, each draw is the stock's top card, a pressure's new stock is
 exactly the old pile below its top card, and every card of the deck is in exactly one place
 after every event. It also checks that pressure points double per seat or team and that
-the totals add up.
+the totals add up, with Python's exact integers: the log's points and totals are those
+exact values below the points ceiling (2**62), and the ceiling from where a sum reaches it
+on; winners are decided by the exact totals (docs/rules.md).
 """
 
 from collections import Counter
 
-from crates_sim.cards import RANKS
+from crates_sim.cards import POINTS_CEILING, RANKS
+
+
+def shown(exact_points: int) -> int:
+    """A pressure's points as the log shows them: exact below the ceiling."""
+    return min(exact_points, POINTS_CEILING)
+
+
+def add_shown(total: int, points: int) -> int:
+    """A shown total plus shown points: the ceiling, once reached, stays."""
+    if total >= POINTS_CEILING or points >= POINTS_CEILING or total + points >= POINTS_CEILING:
+        return POINTS_CEILING
+    return total + points
 
 
 def deck_cards(remove_ranks: str) -> Counter:
@@ -27,7 +41,8 @@ def check_log(events) -> dict:
     team_scope = crates and rules.get("partnerships") and rules.get("pressure_scope") == "team"
     deck = deck_cards(rules.get("remove_ranks", ""))
     press_count = Counter()
-    totals = [0] * n
+    totals = [0] * n  # as the log shows them
+    exact = [0] * n  # the true totals
     counts = Counter()
     hands = stock = pile = None
     settled = set()
@@ -56,11 +71,13 @@ def check_log(events) -> dict:
         elif kind == "pressure":
             assert not stock, "pressure with cards in the stock"
             unit = teams[ev["seat"]] if team_scope else ev["seat"]
-            assert ev["points"] == 5 * 2 ** press_count[unit], ev
+            true_points = 5 * 2 ** press_count[unit]
+            assert ev["points"] == shown(true_points), ev
             press_count[unit] += 1
             for q in range(n):
                 if teams[q] == teams[ev["seat"]]:
-                    totals[q] += ev["points"]
+                    totals[q] = add_shown(totals[q], ev["points"])
+                    exact[q] += true_points
             if "stock" in ev:
                 assert Counter(ev["stock"]) == Counter(pile[:-1]), "reshuffle is not the pile"
                 stock = list(ev["stock"])
@@ -69,16 +86,18 @@ def check_log(events) -> dict:
                 assert len(pile) == 1
         elif kind == "hand_end":
             for q in range(n):
-                totals[q] += sum(ev["points"][p] for p in range(n) if teams[p] == teams[q]) \
+                pts = sum(ev["points"][p] for p in range(n) if teams[p] == teams[q]) \
                     if crates else ev["points"][q]
+                totals[q] = add_shown(totals[q], pts)
+                exact[q] += pts
             assert totals == ev["totals"], f"totals {ev['totals']} != {totals}"
             if ev["reason"] == "out":
                 # it may hold only the forfeit penalty drawn after it went out
                 assert not hands[ev["out"]] or ev["out"] in settled, "the out seat holds cards"
         elif kind == "game_end":
             assert ev["totals"] == totals
-            best = (min if crates else max)(totals)
-            assert ev["winners"] == [q for q in range(n) if totals[q] == best]
+            best = (min if crates else max)(exact)
+            assert ev["winners"] == [q for q in range(n) if exact[q] == best]
         if hands is not None and kind not in ("hand_end", "game_end", "call", "pass"):
             everywhere = Counter(c for h in hands for c in h) + Counter(stock) + Counter(pile)
             assert everywhere == deck, f"cards not conserved after {ev}"

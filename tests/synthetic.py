@@ -110,7 +110,11 @@ def write_dataset(out, games: int = 200, players: int = 4, partnerships: bool | 
         totals[:k, s_win] = low[:k]
         totals[k:, other] = low[k:]
     rank, win = _ranks(totals, rules.family == "crates")
+    # move points: half of them with a choice, three options on average at those and one
+    # at the others (decisions: share 0.5 and branching 2.0 exactly)
+    half = turns // 2
     hcols = {
+        "moves": 2 * half, "choices": half, "options": 4 * half,
         "game": g_idx, "hand": h_idx, "size": size, "dealer": dealer, "pos": pos, "seat": seat,
         "points": points, "cards_left": cards_left, "threes_left": threes, "covered": np.minimum(threes, cards_left - threes),
         "home_run": home, "out": is_out, "pressures": pressures, "pressure_points": pp, "draws": draws,
@@ -125,7 +129,7 @@ def write_dataset(out, games: int = 200, players: int = 4, partnerships: bool | 
         "pressures": pressures.sum(axis=1).reshape(-1), "pressure_points": pp.sum(axis=1).reshape(-1),
         "hands_out": is_out.sum(axis=1).reshape(-1), "home_runs": home.sum(axis=1).reshape(-1),
         "capped_hands": np.repeat((reason[:, :, 0] == 3).sum(axis=1), P),
-        "hands": np.full(G * P, H),
+        "hands": np.full(G * P, H), "saturated": np.zeros(G * P, dtype=bool),
     }
     levels = {"strategy": list(dict.fromkeys(strategies)), "reason": list(REASONS)}
     (out / "games").mkdir(parents=True, exist_ok=True)

@@ -47,3 +47,14 @@ def test_sweep_takes_a_scheduler(tmp_path):
     assert m["runs"][-1]["backend"] == "dask local:1"
     bad = runner.invoke(cli, [*args[:-1], str(tmp_path / "b"), "--scheduler", "tcp://127.0.0.1:1"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
+
+
+def test_tournament_on_a_local_cluster_equals_the_local_run(tmp_path):
+    """Blocks of different matches share chunk numbers: each must still run (and once)."""
+    runner = CliRunner()
+    args = ["tournament", "-s", "greedy,random,tuned", "--games", "10", "--seed", "2", "--no-samples"]
+    local = runner.invoke(cli, [*args, "--workers", "1", "--out", str(tmp_path / "l")])
+    assert local.exit_code == 0, local.output
+    dask = runner.invoke(cli, [*args, "--scheduler", "local:2", "--out", str(tmp_path / "d")])
+    assert dask.exit_code == 0, dask.output
+    assert (tmp_path / "l" / "ratings.csv").read_text() == (tmp_path / "d" / "ratings.csv").read_text()

@@ -12,6 +12,7 @@ from crates_sim import CratesError, Rules  # noqa: E402
 from crates_sim import cards as C  # noqa: E402
 from crates_sim import env as cenv  # noqa: E402
 from crates_sim.engine import trace_game  # noqa: E402
+from crates_sim.observe_nb import OBS_SEAT  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [dict(preset="classic", players=4),
@@ -72,3 +73,49 @@ def test_an_illegal_action_in_the_raw_env_is_one_line_naming_the_legal_ones():
         e.step(illegal)
     with pytest.raises(CratesError, match="is not legal now"):
         e.step(99)
+
+
+def test_every_agents_infos_hold_its_hand_and_total_from_reset_on():
+    e = cenv.env(preset="classic", players=4)
+    e.reset(seed=7, options={"game": 3})
+    deal = next(ev for ev in trace_game(Rules.preset("classic", 4), ["greedy"] * 4, 7, 3)
+                if ev["ev"] == "deal")
+    for q in range(4):
+        assert e.infos[f"player_{q}"]["hand"] == sorted(deal["hands"][q], key=C.parse_card)
+        assert e.infos[f"player_{q}"]["total"] == 0
+    per_seat = OBS_SEAT + 4  # then per seat: hand size, total, pressures
+    for agent in e.agent_iter():
+        obs, _r, done, cut, info = e.last()
+        table = e.unwrapped.table
+        if not (done or cut):  # every agent's cards: as many as the mover sees it hold
+            vec = obs["observation"]
+            hands = [e.infos[f"player_{q}"]["hand"] for q in range(4)]
+            for q in range(4):
+                if f"player_{q}" != agent or info["hand"]:  # (the dealer's blind call: none)
+                    assert len(hands[q]) == vec[per_seat + 3 * q]
+                assert e.infos[f"player_{q}"]["total"] == vec[per_seat + 3 * q + 1]
+            cards = [c for h in hands for c in h]
+            assert len(cards) == len(set(cards))
+        e.step(None if done or cut else e.unwrapped.hint("greedy"))
+    assert table.over and table.hand > 1
+
+
+def test_env_checks_order_and_actions_without_pettingzoos_wrappers():
+    e = cenv.env(preset="classic", players=4)
+    assert e.unwrapped is e
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agents
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)
+    e.reset(seed=3)
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(60)
+    agent = e.agent_selection
+    illegal = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    e.step(np.int64(illegal))  # PettingZoo's EnvLogger warns of it
+    assert all(e.terminations.values()) and all(e.truncations.values())
+    assert e._cumulative_rewards[agent] == -1.0
+    assert sum(e._cumulative_rewards.values()) == -1.0
+    for _agent in e.agent_iter():
+        e.step(None)
+    assert e.agents == []

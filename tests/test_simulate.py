@@ -513,3 +513,23 @@ def test_the_kernel_cache_is_keyed_on_every_file_that_defines_kernels():
                 for p in (root / folder).glob("*.py") if decorated.search(p.read_text())}
     assert len(defining) > 15
     assert defining <= hashed, sorted(str(p.relative_to(root)) for p in defining - hashed)
+
+
+@pytest.mark.parametrize("via_cli", [False, True])
+def test_the_simulate_path_parses_each_strategy_spec_once(tmp_path, monkeypatch, via_cli):
+    from crates_sim import strategy
+
+    calls = []
+    real = strategy.parse_spec
+    monkeypatch.setattr(strategy, "parse_spec", lambda spec: calls.append(spec) or real(spec))
+    specs = "greedy,random:forget=0.5,dump3,greedy"
+    if via_cli:
+        res = CliRunner().invoke(cli, ["simulate", "--preset", "classic", "--players", "4",
+                                       "--strategies", specs, "--games", "40", "--seed", "1",
+                                       "--workers", "1", "--chunk-size", "10",
+                                       "--out", str(tmp_path / "d")])
+        assert res.exit_code == 0, res.output
+    else:
+        crates_sim.simulate(Rules.preset("classic", 4), specs, games=40, seed=1,
+                            out=tmp_path / "d", workers=1, chunk_size=10)
+    assert sorted(calls) == sorted(specs.split(","))

@@ -146,13 +146,42 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
     assert (S[nb.HD0:nb.STK0 + 52] != S2[nb.HD0:nb.STK0 + 52]).any()  # hidden cards differ
     obs = slice(nb.OBS0, nb.OBS0 + C.OBS_LEN)
     for phase in range(6):
-        for seats in (True, False):  # the whole view, and the part hand-only built-ins get
-            nb.fill_obs(G, me, phase, -1, seats)
-            nb.fill_obs(G2, me, phase, -1, seats)
+        # the whole view, the part hand-only built-ins get, the least a user's may declare
+        for table, seats in ((True, True), (True, False), (False, False)):
+            nb.fill_obs(G, me, phase, -1, table, seats)
+            nb.fill_obs(G2, me, phase, -1, table, seats)
             assert (S[obs] == S2[obs]).all()
     own = slice(nb.HD0 + me * 52, nb.HD0 + me * 52 + size)
     assert (S[own] == S2[own]).all()
     assert (S[nb.PIL0:nb.PIL0 + 52] == S2[nb.PIL0:nb.PIL0 + 52]).all()  # the pile
+
+
+def test_a_function_declares_the_parts_of_the_view_it_reads_and_plays_as_before():
+    from crates_sim.strategy_ids import GREEDY, SKIP_SEATS, SKIP_TABLE, USER_BASE
+    from crates_sim.view import reads
+
+    specs = [f"{BOTS}:lean_greedy", f"{BOTS}:follow_suit", f"{BOTS}:cheapest", "greedy"]
+    ids, _ = resolve(specs)
+    assert ids.tolist() == [USER_BASE + SKIP_TABLE + SKIP_SEATS, USER_BASE + 1 + SKIP_SEATS,
+                            USER_BASE + 2, GREEDY]
+    # greedy's choice with none of the table written; the table's scalars as declared
+    for a, b in (("greedy", f"{BOTS}:lean_greedy"),
+                 (f"{BOTS}:follow_suit_full", f"{BOTS}:follow_suit")):
+        ga = run_games(RULES, [a, "random", a, "aggressive"], seed=3, game_start=0, n_games=30)
+        gb = run_games(RULES, [b, "random", b, "aggressive"], seed=3, game_start=0, n_games=30)
+        assert (ga.games["total"] == gb.games["total"]).all() and ga.turns == gb.turns
+    with pytest.raises(CratesError, match="unknown part 'hands'"):
+        reads("hands")
+
+
+def test_a_part_read_without_being_declared_still_gives_the_same_game_whatever_the_chunk():
+    specs = [f"{BOTS}:follow_suit_stale", "random", "greedy", "random"]
+    whole = run_games(RULES, specs, seed=8, game_start=0, n_games=12)
+    tail = run_games(RULES, specs, seed=8, game_start=9, n_games=3)
+    assert (whole.games["total"][36:] == tail.games["total"]).all()
+    full = [f"{BOTS}:follow_suit_full"] + specs[1:]
+    assert (whole.games["total"] != run_games(RULES, full, seed=8, game_start=0,
+                                              n_games=12).games["total"]).any()
 
 
 def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, capfd,
@@ -185,6 +214,20 @@ def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, c
     assert err.strip().endswith(" s") and err.count("\n") == 1
     assert _load_or_compile(fresh(), (np.zeros(1, dtype=np.int64),), "the tiny kernel") == 0.0
     assert capfd.readouterr().err == ""
+
+
+def test_the_side_by_side_compile_compiles_the_kernels_as_their_callers_call_them():
+    """A cold start compiles kernel groups in two processes (`engine._side_by_side`): each
+    kernel for the argument types its callers use, so that `play_on` loads them from the
+    cache instead of compiling a second version: the cache holds one version of each."""
+    from crates_sim.engine import _in_cache, _kernel_groups, prepare
+
+    prepare()
+    main, helper = _kernel_groups()
+    for kernel, sig in main + helper:
+        assert _in_cache(kernel, sig), kernel.py_func.__name__
+        cache = kernel._cache
+        assert len(cache._cache_file._load_index()) == 1, kernel.py_func.__name__
 
 
 def test_crates_compile_readies_the_engine():

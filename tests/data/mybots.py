@@ -3,8 +3,10 @@
 import numpy as np
 from numba import njit
 
+from crates_sim import view as V
 from crates_sim.cards import ACTION_DRAW, ACTION_PASS, O_PHASE, PH_ANNOUNCE
-from crates_sim.view import parameters
+from crates_sim.strategies.builtin import greedy_nb
+from crates_sim.view import parameters, reads
 
 
 @parameters(bad=(0.0, 0.0, 1.0, "1: return an illegal index"), a=0.0, b=0.0)
@@ -72,3 +74,42 @@ def _scores(options):
 def via_helper(params, obs, hand, pile, options, rng):
     """Allocates through a helper of its module."""
     return int(np.argmax(_scores(options)))
+
+
+@reads()
+@njit
+def lean_greedy(params, obs, hand, pile, options, rng):
+    """Built-in greedy's choice, declaring the part of the view greedy reads (none)."""
+    return greedy_nb(params, obs, hand, pile, options, rng)
+
+
+@njit
+def _follow_suit(obs, hand, options):
+    """The first option in the current suit (top card's suit when the suit is unset)."""
+    want = V.current_suit(obs)
+    if want < 0:
+        want = V.suit(V.top_card(obs))
+    for i in range(options.shape[0]):
+        if not V.is_action(options[i]) and V.suit(options[i]) == want:
+            return i
+    return 0
+
+
+@reads("table")
+@njit
+def follow_suit(params, obs, hand, pile, options, rng):
+    """Reads the table's scalars, as declared."""
+    return _follow_suit(obs, hand, options)
+
+
+@njit
+def follow_suit_full(params, obs, hand, pile, options, rng):
+    """follow_suit given the whole view (declares nothing)."""
+    return _follow_suit(obs, hand, options)
+
+
+@reads()
+@njit
+def follow_suit_stale(params, obs, hand, pile, options, rng):
+    """follow_suit, declaring that it reads no table scalar: it reads stale ones."""
+    return _follow_suit(obs, hand, options)
