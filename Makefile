@@ -31,7 +31,7 @@ test: setup
 # rlcard: RLCard's uno is the yardstick of the PettingZoo environment's step
 bench: setup
 	$(BIN)/python -c 'import rlcard' 2>/dev/null || $(BIN)/pip install -q 'rlcard>=1.2'
-	$(BIN)/python -m crates_sim.bench --big
+	$(BIN)/python -m crates_sim.cli.bench --big
 
 lint: setup
 	$(BIN)/ruff check crates_sim strategies analysis tests examples

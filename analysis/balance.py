@@ -272,7 +272,7 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
 
 def skill_rows(rules, strong: str, games: int, seed: int, workers=None, scheduler=None) -> list[dict]:
     """skill_gap rows of one variant (`measures.skill_gap`), on local workers or Dask."""
-    from crates_sim.runner import available_cpus, make_backend
+    from crates_sim.runs.runner import available_cpus, make_backend
 
     from .measures import skill_gap
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from crates_sim.cli_common import rules_options
+from crates_sim.cli.common import rules_options
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
 from crates_sim.strategy import parse_strategies

@@ -179,7 +179,7 @@ def cost_per_turn(rules, strategies: list[str], games: int, seed: int,
     (so every turn is one of its decisions, engine included), the strategies timed in
     turn, after one warm-up game each; a fast strategy is timed on 10x as many games
     again until the timing takes a second. Returns {spec: us per turn}."""
-    from crates_sim.engine import prepare, run_games
+    from crates_sim.engine.api import prepare, run_games
 
     specs = list(dict.fromkeys([*strategies, *reference]))
     prepare(specs)

@@ -1,7 +1,7 @@
 """Opening a dataset (of simulate, compare or balance) for analysis: lazy polars frames and the manifest.
 
-The manifest is read through `crates_sim.dataset.read_manifest`, so every dataset has the
-one schema of `crates_sim.manifest`; datasets that compare/balance wrote before that schema
+The manifest is read through `crates_sim.data.dataset.read_manifest`, so every dataset has the
+one schema of `crates_sim.data.manifest`; datasets that compare/balance wrote before that schema
 are refused with one line (rerun the command to remake them).
 
 Nothing here loads a dataset whole: `games` and `hands` are `polars.LazyFrame` scans of the
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from crates_sim.dataset import MANIFEST, read_manifest
+from crates_sim.data.dataset import MANIFEST, read_manifest
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
 
@@ -103,7 +103,7 @@ def load(path) -> Data:
     if not mpath.is_file():
         raise CratesError(f"{path} is not a crates-sim dataset (no manifest.json); "
                           f"make one with `crates simulate --out {path}`")
-    manifest = read_manifest(path)  # the one schema (crates_sim.manifest), or one line
+    manifest = read_manifest(path)  # the one schema (crates_sim.data.manifest), or one line
     game_files = _parquet_files(path / "games")
     if not game_files:
         raise CratesError(f"{path} has no games/*.parquet: the run has not finished a chunk yet")

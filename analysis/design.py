@@ -165,8 +165,8 @@ class Block:
 
 def play_block(b: Block):
     """One block of a trial: its games and hands as Arrow tables (the rotated schema)."""
-    from crates_sim import engine
-    from crates_sim.dataset import games_table, hands_table
+    from crates_sim.data.dataset import games_table, hands_table
+    from crates_sim.engine import api as engine
 
     st = b.seating
     res = engine.run_games(b.rules, list(st.specs), b.seed, b.start, b.games, detail="hands")
@@ -178,7 +178,7 @@ def trial_data(rules, specs: list[str], seed: int, games: int, backend):
     memory; -> an `analysis.data.Data` over the results (no files)."""
     import pyarrow as pa
 
-    from crates_sim.dataset import Seating
+    from crates_sim.data.dataset import Seating
 
     from .data import Data
     from .play import BLOCK, seating_plan
@@ -259,8 +259,8 @@ def design(base: str, targets: list[Target], out, budget: int = 40, games: int =
     """Run (or resume) the search, validate the best trial; write OUT/ (module doc)."""
     import optuna
 
-    from crates_sim.dataset import write_json_atomic
-    from crates_sim.runner import available_cpus, make_backend
+    from crates_sim.data.dataset import write_json_atomic
+    from crates_sim.runs.runner import available_cpus, make_backend
 
     from .balance import differences, strategy_specs
     from .tune import derive_seed

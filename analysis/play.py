@@ -3,8 +3,8 @@
 The engine deals game i of seed S the same cards whatever the strategies and their seats,
 so running the same seed and game numbers once per rotation of the strategies over the
 seats plays every deal once per rotation (common random numbers). Each block of games is
-one chunk of a dataset: run by `crates_sim.engine.run_games`, written by the worker through
-`crates_sim.dataset.write_chunk` (atomic Parquet, the rotated schema) and recorded in the
+one chunk of a dataset: run by `crates_sim.engine.api.run_games`, written by the worker through
+`crates_sim.data.dataset.write_chunk` (atomic Parquet, the rotated schema) and recorded in the
 manifest by the `DatasetWriter` here; only small per-game summaries come back.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from crates_sim import manifest as mf
-from crates_sim.dataset import DatasetWriter, Seating, games_table, hands_table, write_chunk
+from crates_sim.data import manifest as mf
+from crates_sim.data.dataset import DatasetWriter, Seating, games_table, hands_table, write_chunk
 from crates_sim.errors import CratesError
 
 BLOCK = 5000  # games per engine call
@@ -100,7 +100,9 @@ def run_block(b: Block):
     import socket
     import time
 
-    from crates_sim.pyagent_run import run_games  # the engine's (Python agents: the step engine)
+    from crates_sim.play.pyagent_run import (
+        run_games,  # the engine's (Python agents: the step engine)
+    )
 
     t0 = time.perf_counter()
     st = b.seating
@@ -158,7 +160,7 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
     if own:
         command = compare_command(rules, strategies, games, seed, out, None, None, scheduler)
         writer = open_dataset(out, rules, list(strategies), plan, seed, detail, "compare", command)
-    from crates_sim.pyagent_run import note_slowdown
+    from crates_sim.play.pyagent_run import note_slowdown
 
     note_slowdown(rules, [strategies[e] for e in plan[0]], again=True)  # Python agents: how much slower
     levels = tuple(dict.fromkeys(strategies))
@@ -168,7 +170,7 @@ def play(rules, strategies: list[str], seed: int, start: int, games: int, out, d
     indices = writer.add_chunks([(s, n, st.rotation) for st in seatings for s, n in spans])
     blocks = [Block(rules, st, seed, s, n, detail, str(writer.out), i)
               for i, (st, (s, n)) in zip(indices, ((st, sp) for st in seatings for sp in spans), strict=True)]
-    from crates_sim.runner import available_cpus, make_backend
+    from crates_sim.runs.runner import available_cpus, make_backend
 
     workers = workers or available_cpus()
     workers = max(1, min(workers, len(blocks)))

@@ -15,8 +15,8 @@ import pandas as pd
 import polars as pl
 
 from crates_sim.cards import CRATES_HAND_SIZES
+from crates_sim.data.schema import REASONS
 from crates_sim.rules import Rules
-from crates_sim.schema import REASONS
 
 from . import stats
 from .data import (

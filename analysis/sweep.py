@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from crates_sim.dataset import MANIFEST, read_manifest, tmp_path, write_json_atomic
+from crates_sim.data.dataset import MANIFEST, read_manifest, tmp_path, write_json_atomic
+from crates_sim.data.progress import Progress
 from crates_sim.errors import CratesError
-from crates_sim.progress import Progress
 from crates_sim.strategy import BUILTINS, parse_spec
 
 from .compare import ROBUST_NAME, _arrays, paired_measures

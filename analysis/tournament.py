@@ -243,8 +243,8 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
                samples: bool = True) -> dict:
     """Play the matches OUT lacks, rate the entrants, write ratings.csv, matrix.csv and
     tournament.html (see the module doc); returns the result tables and timings."""
-    from crates_sim.dataset import Seating
-    from crates_sim.runner import available_cpus, make_backend
+    from crates_sim.data.dataset import Seating
+    from crates_sim.runs.runner import available_cpus, make_backend
 
     entrants = [s.strip() for s in strategies if s.strip()]
     if len(entrants) < 2:
@@ -261,8 +261,8 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
             or not (out / "matches" / f"{match_key(mt)}.parquet").exists()]
     echo(f"{len(entrants)} entrants, {len(matches)} matches of {num(games)} deals "
          f"({len(matches) - len(todo)} stored, {len(todo)} to play)")
-    from crates_sim.pyagent import python_specs
-    from crates_sim.pyagent_run import note_slowdown
+    from crates_sim.play.pyagent import python_specs
+    from crates_sim.play.pyagent_run import note_slowdown
 
     for mt in todo:  # a run with Python agents says how much slower it is
         if python_specs(mt):
@@ -367,8 +367,8 @@ def _save_state(out: Path, state: dict) -> None:
 def sample_games(rules, matches, state, seed: int, out: Path, echo) -> list[tuple[str, str]]:
     """One sample game per match (deal 0, the first rotation) as a log and a replay page
     in OUT/games/; returns (match, page path relative to OUT)."""
-    from crates_sim.pyagent_run import trace_game
-    from crates_sim.replay_html import write_page
+    from crates_sim.play.pyagent_run import trace_game
+    from crates_sim.play.replay_html import write_page
 
     folder = out / "games"
     folder.mkdir(exist_ok=True)

@@ -160,7 +160,7 @@ class Task:
 
 def play_task(t: Task):
     """Play one block; per game: candidate's and opponent's mean final total and win share."""
-    from crates_sim import engine
+    from crates_sim.engine import api as engine
 
     res = engine.run_games(t.rules, list(t.specs), t.seed, t.start, t.games, detail="games")
     P = t.rules.players
@@ -247,7 +247,7 @@ def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
 def _write_csv(rows: list[dict], path: Path) -> None:
     import pandas as pd
 
-    from crates_sim.dataset import tmp_path
+    from crates_sim.data.dataset import tmp_path
 
     tmp = tmp_path(path)
     pd.DataFrame(rows).to_csv(tmp, index=False)
@@ -281,9 +281,9 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     sweep and compare do; the results are the same as on local workers."""
     import cma
 
-    from crates_sim.dataset import write_json_atomic
-    from crates_sim.progress import Progress
-    from crates_sim.runner import available_cpus, make_backend
+    from crates_sim.data.dataset import write_json_atomic
+    from crates_sim.data.progress import Progress
+    from crates_sim.runs.runner import available_cpus, make_backend
 
     from .play import BLOCK, rotations
     from .render import ci_text
@@ -407,7 +407,7 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     finally:
         bar.close()
     wall = time.perf_counter() - t_start
-    from crates_sim.dataset import tmp_path
+    from crates_sim.data.dataset import tmp_path
 
     tmp = tmp_path(out / "best.txt")
     tmp.write_text(best + "\n", encoding="utf-8")

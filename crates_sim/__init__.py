@@ -2,13 +2,13 @@
 
 __version__ = "0.1.0"
 
-from ._cache import configure_numba_cache  # noqa: E402
+from .data._cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()  # before any kernel is defined: see _cache.py
 
-from .dataset import Dataset  # noqa: E402
+from .data.dataset import Dataset  # noqa: E402
 from .errors import CratesError  # noqa: E402
 from .rules import Rules  # noqa: E402
-from .runner import simulate  # noqa: E402
+from .runs.runner import simulate  # noqa: E402
 
 __all__ = ["CratesError", "Dataset", "Rules", "__version__", "simulate"]

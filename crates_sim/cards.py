@@ -89,7 +89,7 @@ WHY = ("cant_play", "count", "five", "seven", "jack", "cooper", "six_fail", "pen
 (W_CANT_PLAY, W_COUNT, W_FIVE, W_SEVEN, W_JACK, W_COOPER, W_SIX_FAIL, W_PENALTY,
  W_VCE_TWO, W_VCE_QUEEN, W_VOLUNTARY) = range(11)
 REASON_OUT, REASON_COUNT_BACK, REASON_DEAD, REASON_CAP, REASON_BLOCK = range(5)
-#: not a hand end: the hand stopped at an outside agent's decision (`crates_sim.step`)
+#: not a hand end: the hand stopped at an outside agent's decision (`crates_sim.play.step`)
 REASON_PAUSE = 9
 
 # ---------------------------------------------------------------- strategy view

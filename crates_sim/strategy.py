@@ -342,7 +342,7 @@ def _addresses(specs: Lineup):
 
     import numpy as np
 
-    from .indirect import address_of
+    from .engine.indirect import address_of
     from .userstrat import adapter_address
 
     out = np.zeros(len(specs), dtype=np.int64)

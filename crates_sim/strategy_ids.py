@@ -24,6 +24,6 @@ USER_BASE = 100
 #: read a part of its view: the engine leaves that part unwritten for it
 SKIP_TABLE = 1 << 20
 SKIP_SEATS = 1 << 21
-#: a seat whose decisions come from outside, one at a time (`crates_sim.step`): the
+#: a seat whose decisions come from outside, one at a time (`crates_sim.play.step`): the
 #: engine pauses the hand when such a seat must decide and no decision is queued
 AGENT = 90

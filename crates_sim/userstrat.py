@@ -87,7 +87,7 @@ def _module_for(where: str):
 
 def load_function(where: str, func: str, agents: bool = False):
     """The user's @njit decision function `func` from `where` (file or module); with
-    `agents`, a plain Python callable or class (a Python agent, `crates_sim.pyagent`) too."""
+    `agents`, a plain Python callable or class (a Python agent, `crates_sim.play.pyagent`) too."""
     from numba.core.registry import CPUDispatcher
 
     module, path = _module_for(where)
@@ -142,7 +142,7 @@ def _adapter_for(fn, counted: bool):
     import numpy as np
     from numba import njit
 
-    from .engine_nb import decision_views
+    from .engine.engine_nb import decision_views
 
     @njit(_nrt=counted)
     def adapter(G, seat, n_options):
@@ -174,7 +174,7 @@ def compile_adapter(module, fn):
     from numba import njit
     from numba.core.errors import NumbaError
 
-    from .indirect import address_of
+    from .engine.indirect import address_of
 
     options = {k: v for k, v in fn.targetoptions.items() if k not in ("nopython", "_nrt")}
     try:

@@ -60,8 +60,8 @@ from .cards import (
     PH_PLAY,
     VALUE,
 )
-from .jit import leaf
-from .rng_nb import rand_below, rand_unit
+from .engine.jit import leaf
+from .engine.rng_nb import rand_below, rand_unit
 from .strategy import Param, parameters, reads
 
 __all__ = [

@@ -15,7 +15,7 @@ engine pauses for each of its decisions (docs/strategies.md#python-agents).
 import numpy as np
 
 from crates_sim import cards as C
-from crates_sim.observe_nb import CALL0, OBS_HAND, OBS_PHASE
+from crates_sim.engine.observe_nb import CALL0, OBS_HAND, OBS_PHASE
 
 ANNOUNCE = 59  # announce a last card
 

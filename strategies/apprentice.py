@@ -18,7 +18,7 @@ decision allocates nothing. With no weights buffer (an engine table of zeros) th
 apprentice plays as greedy.
 
 Like pimc it is not compiled into the engine: the engine calls `apprentice_entry` by
-address. `crates train` (`crates_sim.train`) rebuilds the weights; docs/strategies.md
+address. `crates train` (`crates_sim.runs.train`) rebuilds the weights; docs/strategies.md
 gives the features, the training and the cost.
 """
 
@@ -28,8 +28,6 @@ from importlib import resources
 
 import numpy as np
 
-from crates_sim import engine_nb as E
-from crates_sim.bits import card_mask, popcount
 from crates_sim.cards import (
     E_COUNT,
     E_FIVE,
@@ -56,10 +54,12 @@ from crates_sim.cards import (
     RANK0_CARDS,
     SUIT0_CARDS,
 )
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.bits import card_mask, popcount
+from crates_sim.engine.indirect import float_array_at
+from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.errors import CratesError
-from crates_sim.indirect import float_array_at
-from crates_sim.jit import kernel, leaf
-from crates_sim.rng_nb import rand_unit
 from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_leader, is_opponent
 from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, value

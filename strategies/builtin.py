@@ -18,8 +18,8 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_COUNT,
 )
-from crates_sim.jit import kernel, leaf
-from crates_sim.rng_nb import rand_below, rand_unit
+from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.rng_nb import rand_below, rand_unit
 from crates_sim.view import value
 
 

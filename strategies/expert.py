@@ -6,7 +6,7 @@ decision with the standard view (a teacher for a distilled player calls it per p
 `expert_explain` gives every option's mean value (`crates play --hint expert`). Every
 random draw comes from the seat's own stream, so a game depends on (rules, strategies,
 seed, game) only. Nothing here reads the engine's state layout: positions, rollouts and
-values come from the search API (`crates_sim.search_nb`), the worlds from pimc's kernels.
+values come from the search API (`crates_sim.engine.search_nb`), the worlds from pimc's kernels.
 
 The search is pimc's (`strategies/pimc.py`: the unseen cards dealt `samples` times
 consistently with the hand sizes and the voids each seat has shown, every legal option
@@ -38,7 +38,6 @@ announce). Per turn (`crates compare --cost`): 1-3x the pinned baseline
 
 import numpy as np
 
-from crates_sim import engine_nb as E
 from crates_sim.cards import (
     FAMILY_CRATES,
     K_FAMILY,
@@ -55,8 +54,9 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
 )
-from crates_sim.jit import allocating, kernel
-from crates_sim.rng_nb import next_u64
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.jit import allocating, kernel
+from crates_sim.engine.rng_nb import next_u64
 from crates_sim.strategies.builtin import announces, longest_suit
 from crates_sim.strategies.pimc import _deal_hidden, _pick, _unseen
 from crates_sim.strategy import TUNED
@@ -182,7 +182,7 @@ def expert_explain(G, params, means):
 
 @allocating
 def expert_entry(G, seat, n_options):
-    """expert's decision adapter: the engine calls it by address (`crates_sim.indirect`),
+    """expert's decision adapter: the engine calls it by address (`crates_sim.engine.indirect`),
     and its rollouts call the engine's `play_on` by address (the engine table of G)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     return np.int64(expert_choice(params, obs, hand, pile, options, rng, E.engine_of(G)))

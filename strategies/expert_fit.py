@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from crates_sim import Rules
-from crates_sim import engine_nb as E
 from crates_sim.cards import PH_AGAIN, PH_COUNT, PH_PLAY
-from crates_sim.engine import engine_table, prepare
-from crates_sim.step import Table
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.api import engine_table, prepare
+from crates_sim.play.step import Table
 
 #: targets are clipped to their CLIP and 100 - CLIP percentiles
 CLIP = 1.0

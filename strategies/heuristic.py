@@ -5,7 +5,7 @@ Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
 
     fn(params, obs, hand, pile, options, rng) -> int
 
-The kernels are compiled without reference counting (`crates_sim.jit.kernel`): they use
+The kernels are compiled without reference counting (`crates_sim.engine.jit.kernel`): they use
 scalar loops only and never allocate. Every one returns an index in [0, n_options). The
 small helpers they call per option and per seat are `leaf`s (inlined by LLVM): a call
 each would cost more than the helper's own work.
@@ -37,8 +37,8 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
 )
-from crates_sim.jit import kernel, leaf
-from crates_sim.rng_nb import rand_unit
+from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.strategies.builtin import greedy_nb, longest_suit
 from crates_sim.view import (
     effect,

@@ -38,7 +38,7 @@ state and the deal's random streams (`search_nb.start_rollout`, ~500 of its 1,70
 words) and allocates nothing.
 
 The position, the rollouts and their values come from the engine's search API
-(`crates_sim.search_nb`); nothing here reads the engine's state layout.
+(`crates_sim.engine.search_nb`); nothing here reads the engine's state layout.
 
 Suit calls and last-card announcements use greedy's rules (call the longest suit,
 announce). pimc is not compiled into the engine: the engine calls its adapter
@@ -49,7 +49,6 @@ is compiled into the other and nothing is recursive.
 
 import numpy as np
 
-from crates_sim import engine_nb as E
 from crates_sim.cards import (
     FAMILY_CRATES,
     IN_DECK,
@@ -67,8 +66,9 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
 )
-from crates_sim.jit import allocating, kernel
-from crates_sim.rng_nb import next_u64, shuffle_cards
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.jit import allocating, kernel
+from crates_sim.engine.rng_nb import next_u64, shuffle_cards
 from crates_sim.strategies.builtin import announces, longest_suit
 from crates_sim.strategy_ids import GREEDY, N_INLINE, RANDOM
 
@@ -286,7 +286,7 @@ def pimc_explain(G, params, means):
 
 @allocating
 def pimc_entry(G, seat, n_options):
-    """pimc's decision adapter: the engine calls it by address (`crates_sim.indirect`), so
+    """pimc's decision adapter: the engine calls it by address (`crates_sim.engine.indirect`), so
     the engine is not compiled with pimc in it, and pimc's rollouts call the engine's
     `play_on` by address (the engine table of G), so pimc is not compiled with the engine
     in it either."""

@@ -7,7 +7,7 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def warm_engine():
     from crates_sim import Rules
-    from crates_sim.engine import run_games
+    from crates_sim.engine.api import run_games
 
     run_games(Rules.preset("classic", 4), ["random"] * 4, 0, 0, 1)
     run_games(Rules.preset("crazy-eights", 4), ["greedy"] * 4, 0, 0, 1)

@@ -1,4 +1,4 @@
-"""A fast stand-in for `crates_sim.engine.run_games` with the same contract, for analysis tests.
+"""A fast stand-in for `crates_sim.engine.api.run_games` with the same contract, for analysis tests.
 
 Game i of seed s: each seat's deal luck depends only on (seed, i, seat) (not on the
 strategies), each strategy has a fixed skill (points subtracted), and the play adds noise
@@ -11,8 +11,8 @@ import zlib
 import numpy as np
 
 from crates_sim.cards import CRATES_HAND_SIZES
-from crates_sim.engine import ChunkResult
-from crates_sim.schema import GAME_COLUMNS, HAND_COLUMNS
+from crates_sim.data.schema import GAME_COLUMNS, HAND_COLUMNS
+from crates_sim.engine.api import ChunkResult
 
 SKILL = {"greedy": 30.0, "hoard3": 20.0, "dump3": 20.0, "random": 0.0}
 

@@ -14,11 +14,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from crates_sim import manifest as mf
 from crates_sim.cards import CRATES_HAND_SIZES
-from crates_sim.dataset import write_manifest
+from crates_sim.data import manifest as mf
+from crates_sim.data.dataset import write_manifest
+from crates_sim.data.schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
 from crates_sim.rules import Rules
-from crates_sim.schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
 
 
 def _table(cols: dict, schema: dict, dictionaries: dict) -> pa.Table:
@@ -145,7 +145,7 @@ def write_dataset(out, games: int = 200, players: int = 4, partnerships: bool | 
             hsel = slice(lo * P * H, hi * P * H)
             pq.write_table(_table({k: v[hsel] for k, v in hcols.items()}, HAND_COLUMNS, levels),
                            out / "hands" / f"chunk-{c:06d}.parquet")
-    # the manifest of `crates simulate`, through the one schema (crates_sim.manifest)
+    # the manifest of `crates simulate`, through the one schema (crates_sim.data.manifest)
     ident = mf.identity(rules, strategies, seed, G, detail)
     plan = [(int(bounds[c]), int(bounds[c + 1] - bounds[c])) for c in range(chunks)]
     manifest = mf.new_manifest(ident, rules.describe(), max(n for _, n in plan), plan,

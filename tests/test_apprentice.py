@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim import Rules
-from crates_sim.cli import cli
-from crates_sim.engine import run_games
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games
 from crates_sim.rules import PRESETS
+from crates_sim.runs.train import fit, fit_report, load_decisions, train
 from crates_sim.strategies import apprentice as A
-from crates_sim.train import fit, fit_report, load_decisions, train
 
 
 def _greedy_weights():
@@ -153,7 +153,7 @@ def test_strategies_lists_the_apprentice():
 def test_the_decision_scores_as_the_training_features_do():
     # the kernel's compact rows (crossed weights folded once per decision) pick what the
     # full features times the weights pick, with every weight set
-    from crates_sim.step import Table
+    from crates_sim.play.step import Table
 
     w = np.random.default_rng(3).normal(size=A.N_FEATURES)
     old = A.set_weights(w)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from crates_sim.cli import cli
-from crates_sim.replay import read_log
+from crates_sim.cli.main import cli
+from crates_sim.play.replay import read_log
 from crates_sim.rules import PRESETS
 
 
@@ -239,7 +239,7 @@ def test_a_script_without_a_main_guard_runs_on_a_local_dask_cluster(tmp_path):
 
 
 def test_hiding_main_puts_it_back(tmp_path):
-    from crates_sim.workers import main_hidden
+    from crates_sim.runs.workers import main_hidden
 
     real = sys.modules["__main__"]
     with main_hidden():
@@ -249,28 +249,53 @@ def test_hiding_main_puts_it_back(tmp_path):
 
 
 # ------------------------------------------------------------------ import circles
-def _imports(path):
-    """The crates_sim modules that the module at `path` imports, anywhere in it."""
-    names = set()
+def _module_names(root):
+    """Every module of the crates_sim package at `root`, dotted below it ("engine.api"; a
+    folder's __init__ is the folder's name), with its path."""
+    out = {}
+    for p in root.rglob("*.py"):
+        parts = list(p.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            out[".".join(parts)] = p
+    return out
+
+
+def _imports(name, path, modules):
+    """The crates_sim modules that module `name` (at `path`) imports, anywhere in it."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+
+    def add(target, names=()):
+        for n in names:
+            if f"{target}.{n}".strip(".") in modules:
+                found.add(f"{target}.{n}".strip("."))
+        if target in modules:
+            found.add(target)
+
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            names.update([node.module.split(".")[0]] if node.module
-                         else [alias.name for alias in node.names])
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            base = package.split(".") if package else []
+            base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+            target = ".".join(base + ([node.module] if node.module else []))
+            add(target, [a.name for a in node.names])
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crates_sim."):
-            names.add(node.module.split(".")[1])
+            add(node.module[len("crates_sim."):], [a.name for a in node.names])
         elif isinstance(node, ast.Import):
-            names.update(a.name.split(".")[1] for a in node.names
-                         if a.name.startswith("crates_sim."))
-    return names
+            for a in node.names:
+                if a.name.startswith("crates_sim."):
+                    add(a.name[len("crates_sim."):])
+    return found
 
 
 def test_no_import_circles_in_crates_sim():
-    """No module of crates_sim/ imports (at the top or inside a function) one that imports it
-    back, directly or through others."""
-    folder = Path(crates_sim_file()).parent
-    modules = {p.stem: p for p in folder.glob("*.py") if p.stem != "__init__"}
-    graph = {m: _imports(p) & set(modules) - {m} for m, p in modules.items()}
-    assert "runner" not in graph["dask_backend"] and "workers" in graph["dask_backend"]
+    """No module of crates_sim/ (its folders included) imports, at the top or inside a
+    function, one that imports it back, directly or through others."""
+    modules = _module_names(Path(crates_sim_file()).parent)
+    graph = {m: _imports(m, p, modules) - {m} for m, p in modules.items()}
+    assert "runs.runner" not in graph["runs.dask_backend"]
+    assert "runs.workers" in graph["runs.dask_backend"]
 
     def reaches(start, goal, seen):
         for nxt in graph[start]:

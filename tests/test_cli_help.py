@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 
 
 def _commands(group, path=()):

@@ -8,12 +8,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-import crates_sim.engine as engine
+import crates_sim.engine.api as engine
 from crates_sim.analysis.balance import balance, summary_lines
 from crates_sim.analysis.cli_analysis import split_variants
 from crates_sim.analysis.compare import compare
 from crates_sim.analysis.play import labels_for, rotations
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
 

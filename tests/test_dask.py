@@ -14,10 +14,10 @@ distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
 import crates_sim  # noqa: E402
-from crates_sim import dask_backend  # noqa: E402
-from crates_sim.cli import cli  # noqa: E402
-from crates_sim.dataset import chunk_name  # noqa: E402
-from crates_sim.runner import run_chunk  # noqa: E402
+from crates_sim.cli.main import cli  # noqa: E402
+from crates_sim.data.dataset import chunk_name  # noqa: E402
+from crates_sim.runs import dask_backend  # noqa: E402
+from crates_sim.runs.runner import run_chunk  # noqa: E402
 
 ARGS = ["--games", "60", "--seed", "5", "-s", "greedy,random", "-n", "2", "--chunk-size", "15", "-q"]
 

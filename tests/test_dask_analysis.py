@@ -7,7 +7,7 @@ pytest.importorskip("distributed")
 
 from crates_sim import Rules  # noqa: E402
 from crates_sim.analysis.play import play  # noqa: E402
-from crates_sim.cli import cli  # noqa: E402
+from crates_sim.cli.main import cli  # noqa: E402
 
 
 def test_play_on_a_local_cluster_equals_the_local_run(tmp_path):
@@ -40,7 +40,7 @@ def test_sweep_takes_a_scheduler(tmp_path):
     assert result.exit_code == 0, result.output
     import pandas as pd
 
-    from crates_sim.dataset import read_manifest
+    from crates_sim.data.dataset import read_manifest
 
     assert pd.read_csv(tmp_path / "s" / "sweep.csv").equals(pd.read_csv(tmp_path / "l" / "sweep.csv"))
     m = read_manifest(tmp_path / "s" / "points" / "000")

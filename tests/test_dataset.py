@@ -1,4 +1,4 @@
-"""The one dataset writer (crates_sim.dataset) and the one manifest schema (crates_sim.manifest).
+"""The one dataset writer (crates_sim.data.dataset) and the one manifest schema (crates_sim.data.manifest).
 
 simulate, compare and balance write their Parquet chunks and manifest.json through it:
 atomically, and with the same manifest keys everywhere.
@@ -14,14 +14,14 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-import crates_sim.dataset as dataset
-import crates_sim.engine as engine
-from crates_sim import manifest as mf
+import crates_sim.data.dataset as dataset
+import crates_sim.engine.api as engine
 from crates_sim.analysis.balance import balance
 from crates_sim.analysis.compare import compare
 from crates_sim.analysis.data import load
-from crates_sim.cli import cli
-from crates_sim.dataset import (
+from crates_sim.cli.main import cli
+from crates_sim.data import manifest as mf
+from crates_sim.data.dataset import (
     GAMES_SCHEMA,
     HANDS_SCHEMA,
     ROTATED_GAMES_SCHEMA,
@@ -33,7 +33,7 @@ from crates_sim.dataset import (
 )
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
-from crates_sim.runner import simulate
+from crates_sim.runs.runner import simulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 import fake_engine  # noqa: E402

@@ -1,4 +1,4 @@
-"""crates_sim.env: PettingZoo's own API and seed tests, the traced game under hints, the
+"""crates_sim.play.env: PettingZoo's own API and seed tests, the traced game under hints, the
 action encoding."""
 
 import numpy as np
@@ -10,9 +10,9 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from crates_sim import CratesError, Rules  # noqa: E402
 from crates_sim import cards as C  # noqa: E402
-from crates_sim import env as cenv  # noqa: E402
-from crates_sim.engine import trace_game  # noqa: E402
-from crates_sim.observe_nb import OBS_SEAT  # noqa: E402
+from crates_sim.engine.api import trace_game  # noqa: E402
+from crates_sim.engine.observe_nb import OBS_SEAT  # noqa: E402
+from crates_sim.play import env as cenv  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [dict(preset="classic", players=4),

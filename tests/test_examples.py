@@ -6,8 +6,8 @@ import numpy as np
 from click.testing import CliRunner
 
 from crates_sim import Rules
-from crates_sim.cli import cli
-from crates_sim.engine import run_games
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples" / "strategies.py"

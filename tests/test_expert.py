@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim import CratesError, Rules
-from crates_sim import engine_nb as E
 from crates_sim.cards import PH_AGAIN, PH_COUNT, PH_PLAY
-from crates_sim.cli import cli
-from crates_sim.engine import run_games
-from crates_sim.step import Table
+from crates_sim.cli.main import cli
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.api import run_games
+from crates_sim.play.step import Table
 from crates_sim.strategy import BUILTINS, parse_spec, resolve
 
 FAST = "expert:samples=3"
@@ -131,7 +131,7 @@ def test_ladder_and_compare_cost(tmp_path):
 
 def test_the_teacher_decides_from_a_plain_view():
     # expert_choice: the standard view plus the engine table, as a distilling module calls it
-    from crates_sim.engine import engine_table
+    from crates_sim.engine.api import engine_table
     from crates_sim.strategies.expert import expert_choice
 
     _ids, params = resolve(["expert:samples=4"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crates_sim.engine import run_games
+from crates_sim.engine.api import run_games
 from crates_sim.rules import Rules
 
 GOLDEN = [

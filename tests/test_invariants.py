@@ -6,9 +6,9 @@ from log_check import check_log
 
 from crates_sim import Rules
 from crates_sim.cards import CRATES_HAND_SIZES
-from crates_sim.engine import run_games, trace_game
-from crates_sim.replay import follow_hands
-from crates_sim.schema import REASONS
+from crates_sim.data.schema import REASONS
+from crates_sim.engine.api import run_games, trace_game
+from crates_sim.play.replay import follow_hands
 
 CASES = [
     ("classic", 4, True), ("classic", 4, False), ("classic", 2, None), ("classic", 3, None),
@@ -123,7 +123,7 @@ def test_forgetful_players_logs_check_out(preset):
 def test_the_cap_only_cuts_a_hand_that_would_go_on(preset):
     """A hand whose last play (a player's last card) is also the max_turns_per_hand-th turn
     ends the way the rules end it (out), not `cap`; one turn less and it is capped."""
-    from crates_sim.engine import run_games
+    from crates_sim.engine.api import run_games
     from crates_sim.rules import Rules
 
     base = Rules.preset(preset, 4)

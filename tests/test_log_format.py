@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from crates_sim.cards import WHY
-from crates_sim.engine import trace_game
+from crates_sim.data.schema import REASONS
+from crates_sim.engine.api import trace_game
 from crates_sim.rules import Rules
-from crates_sim.schema import REASONS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "log-format.md"
 
@@ -143,7 +143,7 @@ def test_every_draw_reason_and_hand_end_reason_is_documented(traces, doc):
     whys = table(parts["Draw reasons (`why`)"], "`why`")
     reasons = table(parts["Hand-end reasons (`reason`)"], "`reason`")
     assert set(whys) == set(WHY), "the draw-reason table is not crates_sim.cards.WHY"
-    assert set(reasons) == set(REASONS), "the hand-end table is not crates_sim.schema.REASONS"
+    assert set(reasons) == set(REASONS), "the hand-end table is not crates_sim.data.schema.REASONS"
     for e in all_events(traces):
         if e["ev"] == "draw":
             assert e["why"] in whys

@@ -9,9 +9,9 @@ import pytest
 
 from crates_sim import Rules
 from crates_sim import cards as C
-from crates_sim import engine_nb as nb
-from crates_sim.engine import engine_table, prepare, run_games
-from crates_sim.step import Table
+from crates_sim.engine import engine_nb as nb
+from crates_sim.engine.api import engine_table, prepare, run_games
+from crates_sim.play.step import Table
 from crates_sim.strategies.pimc import _deal_hidden, _drop_clear_losers, _unseen
 
 #: game totals of 2 games (seed 3) with pimc:samples=10 in seats 0 and 2, computed with

@@ -46,7 +46,7 @@ def test_a_whole_hand_through_a_terminal():
 def test_a_finished_game_is_saved_as_a_log_that_replay_reads(tmp_path):
     from click.testing import CliRunner
 
-    from crates_sim.cli import cli
+    from crates_sim.cli.main import cli
 
     log = tmp_path / "game.jsonl"
     child = _spawn("--preset", "crazy-eights", "--players", "2", "--opponents", "greedy",

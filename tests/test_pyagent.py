@@ -1,4 +1,4 @@
-"""Python agents at the table (crates_sim.pyagent): the same games as the @njit strategy
+"""Python agents at the table (crates_sim.play.pyagent): the same games as the @njit strategy
 they re-implement, in every command, and one clear error for a bad agent."""
 
 from pathlib import Path
@@ -8,11 +8,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
-from crates_sim.pyagent_run import run_games, trace_game
+from crates_sim.play.pyagent_run import run_games, trace_game
+from crates_sim.play.step import Table
 from crates_sim.rules import PRESETS, Rules
-from crates_sim.step import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY_AGENT = f"{ROOT}/examples/agents.py:GreedyAgent"
@@ -112,7 +112,7 @@ def test_a_python_agent_at_a_table_with_an_outside_seat_answers_its_own_decision
         asked += 1
     want = trace_game(rules, ["greedy"] * 4, 3, 0)[-1]["totals"]
     assert t.totals == want and asked > 0
-    from crates_sim import env
+    from crates_sim.play import env
 
     e = env.env(preset="classic", players=4, bots={1: GREEDY_AGENT, 2: "greedy", 3: GREEDY_AGENT})
     e.reset(seed=3, options={"game": 0})
@@ -160,7 +160,7 @@ def test_decision_function_without_njit_is_not_taken_for_an_agent(tmp_path):
 def test_every_decision_is_asked_once():
     """The step engine asks each decision of a hand once (a new hand's answer queue
     starts afresh): the agent's decisions are the engine's, counted from the log."""
-    from crates_sim.replay_html import decisions
+    from crates_sim.play.replay_html import decisions
 
     rules = Rules.preset("classic", 4)
     t = Table(rules, [FIRST, "greedy", "greedy", "greedy"], 2, 0)

@@ -9,9 +9,9 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from crates_sim.cli import cli
-from crates_sim.engine import trace_game
-from crates_sim.replay import read_log
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import trace_game
+from crates_sim.play.replay import read_log
 from crates_sim.rules import Rules
 
 
@@ -74,7 +74,7 @@ def test_page_data_matches_the_log(page):
 
 def test_every_preset_finds_its_decisions(tmp_path):
     """The decisions are found for a log of each family (a Crazy Eights game too)."""
-    from crates_sim.replay_html import page_data
+    from crates_sim.play.replay_html import page_data
 
     for preset, n in (("crazy-eights", 3), ("very-crazy-eights", 4), ("league", 3), ("serbian", 2)):
         events = trace_game(Rules.preset(preset, n), ["random"] * n, 3, 0)
@@ -87,7 +87,7 @@ def test_a_log_that_is_not_this_engines_still_has_a_page(tmp_path, page):
     log, _ = page
     events = read_log(log)
     events[0]["seed"] += 1  # another game's deals: the options cannot be found
-    from crates_sim.replay_html import page_data
+    from crates_sim.play.replay_html import page_data
 
     data = page_data(events)
     assert not data["decisions_found"] and all(not s["decisions"] for s in data["steps"])

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim.analysis.report import FIGURES, SECTIONS, report
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_dataset  # noqa: E402

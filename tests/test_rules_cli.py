@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim import CratesError, Rules
-from crates_sim.cli import cli
-from crates_sim.engine import run_games
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games
 
 
 def invoke(*args):
@@ -141,10 +141,10 @@ def test_follow_hands_holds_what_the_engine_scored():
     import numpy as np
 
     from crates_sim.cards import parse_card
-    from crates_sim.engine import run_games, trace_game
-    from crates_sim.replay import follow_hands
+    from crates_sim.engine.api import run_games, trace_game
+    from crates_sim.engine.scoring_nb import score_crates_hand
+    from crates_sim.play.replay import follow_hands
     from crates_sim.rules import Rules
-    from crates_sim.scoring_nb import score_crates_hand
 
     rules = Rules.preset("classic", 4)
     specs = ["greedy", "random", "random", "random"]

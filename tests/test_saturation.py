@@ -10,8 +10,8 @@ from log_check import check_log
 from test_scenarios import run
 
 from crates_sim.cards import POINTS_CEILING
-from crates_sim.cli import cli
-from crates_sim.engine import run_games, trace_game
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games, trace_game
 from crates_sim.rules import Rules
 
 CEIL = POINTS_CEILING

@@ -17,8 +17,8 @@ AC AD AH AS 2C 2D ... . Hand size picks the Crates hand (1 card = hand 8, 2 = ha
 
 import pytest
 
+from crates_sim.play.scenario import brief, stacked_hand
 from crates_sim.rules import Rules
-from crates_sim.scenario import brief, stacked_hand
 
 G = "greedy"
 F = "greedy:forget=1"
@@ -1016,7 +1016,7 @@ def test_forfeit_not_settled_after_dead():
 
 # ====================================================================== game-level knobs
 def _games(preset, players, n, **knobs):
-    from crates_sim.engine import run_games
+    from crates_sim.engine.api import run_games
     return run_games(Rules.preset(preset, players, **knobs), [G] * players, 1, 0, n)
 
 

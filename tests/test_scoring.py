@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from crates_sim.cards import parse_card
-from crates_sim.engine_nb import score_crates_hand
+from crates_sim.engine.engine_nb import score_crates_hand
 from crates_sim.rules import Rules
 
 

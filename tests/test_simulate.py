@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 import crates_sim
-from crates_sim import Rules, runner
-from crates_sim.cli import cli
-from crates_sim.dataset import HANDS_SCHEMA, chunk_name
-from crates_sim.engine import run_games
-from crates_sim.progress import Progress
-from crates_sim.schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
+from crates_sim import Rules
+from crates_sim.cli.main import cli
+from crates_sim.data.dataset import HANDS_SCHEMA, chunk_name
+from crates_sim.data.progress import Progress
+from crates_sim.data.schema import GAME_COLUMNS, HAND_COLUMNS, REASONS
+from crates_sim.engine.api import run_games
+from crates_sim.runs import runner
 
 GAMES = 120
 BASE = ["--games", str(GAMES), "--seed", "11", "-s", "greedy,random,random,random", "-q"]
@@ -243,7 +244,7 @@ def test_resume_after_the_process_is_killed(reference, tmp_path):
     out = tmp_path / "killed"
     script = textwrap.dedent(f"""
         import os
-        from crates_sim import runner
+        from crates_sim.runs import runner
         real = runner.run_chunk
         def dying(task):
             if task.index == 2:
@@ -287,7 +288,7 @@ def test_ctrl_c_keeps_finished_chunks(reference, tmp_path, monkeypatch):
 
 def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
     out = tmp_path / "full"
-    from crates_sim import dataset  # the one writer: simulate's chunks go through it
+    from crates_sim.data import dataset  # the one writer: simulate's chunks go through it
 
     real = dataset.write_parquet_atomic
     calls = []
@@ -432,8 +433,8 @@ def test_totals_beyond_32_bits_are_kept_whole(tmp_path, monkeypatch):
     """Pressure points double with every pressure: a game's total or pressure points can
     leave 32 bits under rules where the stock runs dry very often. They are written whole
     (64-bit columns), not wrapped into negative numbers."""
-    from crates_sim import engine
-    from crates_sim import engine_nb as nb
+    from crates_sim.engine import api as engine
+    from crates_sim.engine import engine_nb as nb
 
     real = engine._call_kernel
 
@@ -482,7 +483,7 @@ def test_a_dataset_of_32_bit_totals_is_read_but_not_resumed(tmp_path):
 def test_a_run_on_one_worker_gives_its_hand_row_buffer_back(tmp_path):
     # chunks run in this process write their hand rows into a buffer reused from chunk to
     # chunk (`engine._rows_room`); the run's end drops it, so the caller keeps no 47 MB
-    from crates_sim import engine
+    from crates_sim.engine import api as engine
 
     seen = []
 
@@ -503,14 +504,14 @@ def test_the_kernel_cache_is_keyed_on_every_file_that_defines_kernels():
     or an edit there would leave stale kernels (seen: bits.py was missed at first)."""
     import re
 
-    from crates_sim import _cache
+    from crates_sim.data import _cache
 
-    root = Path(_cache.__file__).resolve().parent.parent
+    root = Path(_cache.__file__).resolve().parents[2]
     hashed = {p for pattern in _cache._KERNEL_SOURCES for p in root.glob(pattern)}
     decorated = re.compile(r"^@(leaf|kernel|inline_once|allocating|counted_leaf|intrinsic)\b",
                            re.MULTILINE)
     defining = {p for folder in ("crates_sim", "strategies")
-                for p in (root / folder).glob("*.py") if decorated.search(p.read_text())}
+                for p in (root / folder).rglob("*.py") if decorated.search(p.read_text())}
     assert len(defining) > 15
     assert defining <= hashed, sorted(str(p.relative_to(root)) for p in defining - hashed)
 

@@ -1,11 +1,11 @@
-"""crates_sim.step: a game stepped decision by decision at outside seats is the very game
+"""crates_sim.play.step: a game stepped decision by decision at outside seats is the very game
 `crates trace` plays (same seeds, same decisions), paused and resumed by the engine."""
 
 import pytest
 
 from crates_sim import CratesError, Rules
-from crates_sim.engine import trace_game
-from crates_sim.step import Table
+from crates_sim.engine.api import trace_game
+from crates_sim.play.step import Table
 
 
 def _drive(table, spec):
@@ -104,7 +104,7 @@ def test_pimc_hints_come_with_the_mean_outcome_of_every_move():
 def test_every_seats_held_mask_is_its_hand_at_every_decision(preset, players):
     """SV_HELD (the card mask that tells a turn with nothing to play from one AND) follows
     every card into and out of every hand: deals, draws, plays, pressures, penalties."""
-    from crates_sim import engine_nb as nb
+    from crates_sim.engine import engine_nb as nb
 
     table = Table(Rules.preset(preset, players), [None] * players, seed=5, game=1)
     checked = 0

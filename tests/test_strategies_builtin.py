@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from crates_sim import cards as C
-from crates_sim.engine import run_games, trace_game
+from crates_sim.engine.api import run_games, trace_game
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules
 from crates_sim.strategies import heuristic as H
@@ -421,7 +421,7 @@ def test_deterministic(preset, players):
 # ---------------------------------------------------------------- keep3
 def test_keep3_is_registered_and_dispatched_inline():
     from crates_sim import strategy_ids as S
-    from crates_sim.dispatch_nb import choose_nb, is_inline
+    from crates_sim.engine.dispatch_nb import choose_nb, is_inline
 
     assert BUILTINS["keep3"][0] == S.KEEP3 == 8 and S.PIMC == S.N_INLINE == 7
     assert list(BUILTINS["keep3"][2]) == ["three", "late", "forget"]

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import crates_sim.engine as engine
+import crates_sim.engine.api as engine
 from crates_sim.analysis.sweep import parse_axis, parse_grid, point_spec
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -132,7 +132,7 @@ def test_real_engine_sweep(tmp_path):
     assert res.exit_code == 0, res.output
     table = pd.read_csv(tmp_path / "real" / "sweep.csv")
     assert len(table) == 2 and set(table["n_deals"]) == {20}
-    from crates_sim.dataset import read_manifest
+    from crates_sim.data.dataset import read_manifest
 
     m = read_manifest(tmp_path / "real" / "points" / "000")
     assert m["made_by"] == "sweep" and m["status"] == "complete" and m["entries"] == ["weights:w3=-10", "greedy"]

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim.analysis.tournament import bradley_terry, elo, match_key, schedule
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from crates_sim import Rules
 from crates_sim.analysis.tune import derive_seed, plan_search
-from crates_sim.cli import cli
-from crates_sim.engine import run_games
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games
 from crates_sim.errors import CratesError
 from crates_sim.strategy import parse_spec
 

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim import CratesError, Rules
-from crates_sim.cli import cli
-from crates_sim.engine import run_games, trace_game
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games, trace_game
 from crates_sim.strategy import parse_strategies, resolve
 
 BOTS = str(Path(__file__).parent / "data" / "mybots.py")
@@ -19,7 +19,7 @@ PIMC = "pimc:samples=3"
 
 
 def test_a_user_function_plugs_into_the_one_engine():
-    from crates_sim import engine_nb as nb
+    from crates_sim.engine import engine_nb as nb
     from crates_sim.strategy import addresses
 
     specs = [f"{BOTS}:cheapest", "greedy", f"{BOTS}:cheapest:bad=0", "greedy"]
@@ -39,7 +39,7 @@ SEARCH_SPECS = [f"{BOTS}:cheapest", PIMC, f"{BOTS}:allocating", "greedy"]
 
 
 def test_a_user_function_that_allocates_runs_in_the_same_engine():
-    from crates_sim import engine_nb as nb
+    from crates_sim.engine import engine_nb as nb
     from crates_sim.userstrat import _ADDRESSES, load_function
 
     specs = SEARCH_SPECS[:3] + [f"{BOTS}:via_helper"]
@@ -121,7 +121,7 @@ def test_the_view_does_not_depend_on_hidden_cards(preset):
     """Two positions that differ only in other seats' cards and the stock order give a
     strategy exactly the same arguments."""
     from crates_sim import cards as C
-    from crates_sim import engine_nb as nb
+    from crates_sim.engine import engine_nb as nb
 
     rules = Rules.preset(preset, 4)
     ids, params = resolve(["greedy"] * 4)
@@ -192,7 +192,7 @@ def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, c
 
     import numba
 
-    from crates_sim.engine import _load_or_compile
+    from crates_sim.engine.api import _load_or_compile
 
     src = tmp_path / "tiny_kernel.py"
     src.write_text("from numba import njit\n\n@njit(cache=True)\ndef tiny(a):\n"
@@ -220,7 +220,7 @@ def test_the_side_by_side_compile_compiles_the_kernels_as_their_callers_call_the
     """A cold start compiles kernel groups in two processes (`engine._side_by_side`): each
     kernel for the argument types its callers use, so that `play_on` loads them from the
     cache instead of compiling a second version: the cache holds one version of each."""
-    from crates_sim.engine import _in_cache, _kernel_groups, prepare
+    from crates_sim.engine.api import _in_cache, _kernel_groups, prepare
 
     prepare()
     main, helper = _kernel_groups()

@@ -11,16 +11,16 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-import crates_sim.engine as engine
-import crates_sim.engine_nb as nb
+import crates_sim.engine.api as engine
+import crates_sim.engine.engine_nb as nb
 from crates_sim.analysis import measures as ms
 from crates_sim.analysis.data import Data, load
 from crates_sim.analysis.design import Target, loss, parse_target
 from crates_sim.analysis.knobs import knob_table, knob_values, knob_variants, marked, parse_knobs
-from crates_sim.cli import cli
+from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
+from crates_sim.play.scenario import stacked_hand
 from crates_sim.rules import Rules
-from crates_sim.scenario import stacked_hand
 
 sys.path.insert(0, str(Path(__file__).parent))
 import synthetic  # noqa: E402
@@ -151,7 +151,7 @@ def test_parse_band():
 
 
 def test_skill_gap_sees_greedy_beat_random():
-    from crates_sim.runner import InlineBackend
+    from crates_sim.runs.runner import InlineBackend
 
     rows = ms.skill_gap(Rules.preset("classic", 4, partnerships=False), "greedy", 300, 1, InlineBackend())
     assert [r["group"] for r in rows] == ["random"]

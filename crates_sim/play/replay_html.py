@@ -1,0 +1,373 @@
+"""`crates replay LOG --html OUT.html`: a game log as a page you can watch.
+
+Contract: `write_page(events, path)` writes one self-contained HTML file (no network
+loads: the data, the script and the styles are inside it; card faces are CSS) for a
+checked log (`replay.read_log`). `page_data(events)` is the data the page shows, one step
+per event after the `game` header: the cards every seat holds, the top card, the suit, the
+stock, the totals, a caption, the decisions that led to the event (their legal options and
+the one chosen) and, at a hand's end, each seat's points with the 3-covering shown.
+
+The log holds what happened, not the options: they are found by playing the game again on
+the step engine (`crates_sim.play.step.Table`, every seat outside) and answering each decision
+with what the log shows happened next; the game must come out event for event as the log
+(else the log was not made by this version's engine, and the page shows no options).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from .. import cards as C
+from ..rules import Rules
+from .replay import SUIT_NAMES, WHY_TEXT, _effect, _rules_of, follow_hands, scoring_text
+
+PHASE_TEXT = {C.PH_PLAY: "play", C.PH_COUNT: "answer the count", C.PH_AGAIN: "play again after a 6",
+              C.PH_CALL: "call a suit", C.PH_BLIND_CALL: "call the upcard's suit",
+              C.PH_ANNOUNCE: "announce a last card"}
+
+
+def _option_name(phase: int, option: int) -> str:
+    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
+        return SUIT_NAMES[C.SUITS[option]]
+    if phase == C.PH_ANNOUNCE:
+        return "announce" if option else "no announcement"
+    if option == C.ACTION_DRAW:
+        return "draw"
+    if option == C.ACTION_PASS:
+        return "pass"
+    return C.card_name(option)
+
+
+def _answer(phase: int, options, ev: dict) -> int | None:
+    """The option of a decision that the log's next event `ev` shows was chosen."""
+    kind = ev["ev"]
+    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
+        suit = ev.get("suit")
+        want = C.SUITS.index(suit) if isinstance(suit, str) and len(suit) == 1 and suit in C.SUITS else None
+    elif phase == C.PH_ANNOUNCE:
+        want = 1 if ev.get("announce") else 0
+    elif kind == "play":
+        want = C.parse_card(ev["card"])
+    elif kind in ("draw", "pressure"):
+        want = C.ACTION_DRAW
+    elif kind == "pass":
+        want = C.ACTION_PASS
+    else:
+        return None
+    return want if want in options else None
+
+
+def _positions(events) -> list[tuple]:
+    """Before each event of the log: (every seat's cards, sorted; the top card)."""
+    held: list[list[str]] = []
+    top = None
+    out = []
+    for ev in events:
+        out.append((tuple(tuple(sorted(h)) for h in held), top))
+        held = follow_hands(held, ev)
+        if ev["ev"] == "deal":
+            top = ev["upcard"]
+        elif ev["ev"] == "play":
+            top = ev["card"]
+    return out
+
+
+def decisions(events) -> dict[int, list[dict]] | None:
+    """{index of an event in `events`: the decisions made just before it}, each decision
+    {seat, phase, options, chosen} in words; None when the game cannot be played again
+    to match the log (another engine version, or a log edited by hand).
+
+    Each decision is placed in the log where the deciding seat holds the cards it held
+    then, under the same top card; the seat's next play, draw, pass (or pressure) from
+    there is its answer (a suit call or an announcement belongs to the play it makes)."""
+    from ..errors import CratesError
+    from .step import Table
+
+    game = events[0]
+    try:
+        rules = Rules.preset(game["preset"], game["players"], **game["rules"])
+        table = Table(rules, [None] * rules.players, game["seed"], game["game"], record=True)
+    except (CratesError, KeyError, TypeError, ValueError):
+        return None
+    before = _positions(events)
+    found: dict[int, list[dict]] = {}
+    cursor, play_at, call_free = 1, None, False
+    while table.pending is not None:
+        d = table.pending
+        if d.phase == C.PH_ANNOUNCE or (d.phase == C.PH_CALL and call_free):
+            at, advance = play_at, False  # the play this call or announcement belongs to
+            call_free = call_free and d.phase != C.PH_CALL
+        elif d.phase in (C.PH_CALL, C.PH_BLIND_CALL):  # the dealer's call of the upcard's suit
+            advance = True
+            at = next((e for e in range(cursor, len(events)) if events[e]["ev"] == "call"), None)
+        else:
+            advance = True
+            hand = tuple(sorted(C.card_name(int(c)) for c in d.hand))
+            top = C.card_name(int(d.pile[-1])) if len(d.pile) else None
+            start = next((e for e in range(cursor, len(events)) if before[e][0]
+                          and before[e][0][d.seat] == hand and before[e][1] == top), None)
+            at = None if start is None else next(
+                (e for e in range(start, len(events)) if events[e].get("seat") == d.seat
+                 and events[e]["ev"] in ("play", "draw", "pass", "pressure")
+                 and (events[e]["ev"] != "draw" or events[e]["why"] in _CHOSEN_DRAWS)), None)
+            play_at = at
+            call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
+        option = None if at is None else _answer(d.phase, d.options, events[at])
+        if option is None:
+            return None
+        if advance:
+            cursor = at + 1 if events[at]["ev"] != "pressure" else at
+        found.setdefault(at, []).append(
+            {"seat": d.seat, "phase": PHASE_TEXT.get(d.phase, str(d.phase)),
+             "options": [_option_name(d.phase, o) for o in d.options],
+             "chosen": _option_name(d.phase, option)})
+        table.act(option)
+    made = table.events(names=game.get("strategies"))
+    if made[1:] != list(events[1:]):
+        return None
+    return found
+
+
+#: the reasons of a draw that a seat chose (`why` in the log): by choice, or taking a count
+_CHOSEN_DRAWS = ("voluntary", "count", "vce_two")
+
+
+def _caption(ev: dict, game: dict, R) -> str:
+    kind = ev["ev"]
+    if kind == "deal":
+        return (f"Hand {ev['hand']}: seat {ev['dealer']} deals {ev['size']} cards each; "
+                f"upcard {ev['upcard']}")
+    if kind == "call":
+        return f"Seat {ev['seat']} (dealer) calls {SUIT_NAMES[ev['suit']]}"
+    if kind == "play":
+        text = f"Seat {ev['seat']} plays {ev['card']}"
+        if ev.get("suit"):
+            text += f", calls {SUIT_NAMES[ev['suit']]}"
+        effect = _effect(ev["card"], game, R)
+        if effect and effect not in ("wild", "wild (colour)"):
+            text += f" ({effect})"
+        if ev.get("announce"):
+            text += ': "last card!"'
+        return text
+    if kind == "draw":
+        return f"Seat {ev['seat']} draws {ev['card']} ({WHY_TEXT.get(ev['why'], ev['why'])})"
+    if kind == "pressure":
+        tail = "the pile is reshuffled" if "stock" in ev else "nothing to reshuffle: the hand is dead"
+        return f"PRESSURE on seat {ev['seat']}: +{ev['points']} points; {tail}"
+    if kind == "pass":
+        return f"Seat {ev['seat']} passes (the stock is empty)"
+    if kind == "hand_end":
+        who = f"seat {ev['out']} went out" if ev.get("out") is not None else "nobody went out"
+        return f"Hand {ev['hand']} ends: {ev['reason']} ({who})"
+    if kind == "game_end":
+        return "Game over: " + ", ".join(f"seat {w}" for w in ev["winners"]) + " won"
+    return kind
+
+
+def page_data(events) -> dict:
+    """What the page shows (see the module doc): {game, steps, decisions_found}."""
+    game = events[0]
+    rules, R = _rules_of(game)
+    crates = rules.family == "crates"
+    n = game["players"]
+    found = decisions(events)
+    held: list[list[str]] = []
+    top, suit, stock, totals, hand = None, None, 0, [0] * n, 0
+    steps = []
+    for i, ev in enumerate(events[1:], start=1):
+        kind = ev["ev"]
+        before = [list(h) for h in held]
+        held = follow_hands(held, ev)
+        scoring = None
+        if kind == "deal":
+            hand, top, suit, stock = ev["hand"], ev["upcard"], ev["upcard"][1], len(ev["stock"])
+        elif kind == "call":
+            suit = ev["suit"]
+        elif kind == "play":
+            top, suit = ev["card"], ev.get("suit") or ev["card"][1]
+        elif kind == "draw":
+            stock = max(0, stock - 1)
+        elif kind == "pressure" and "stock" in ev:
+            stock = len(ev["stock"])
+        elif kind == "hand_end":
+            totals = list(ev["totals"])
+            scoring = [{"seat": q, "points": ev["points"][q], "cards": list(held[q]) if held else [],
+                        "how": (scoring_text(held[q], R) if held and crates else
+                                " + ".join(held[q]) if held else "")}
+                       for q in range(n)]
+        elif kind == "game_end":
+            totals = list(ev["totals"])
+        mover = ev.get("seat")
+        steps.append({"i": i, "ev": ev, "caption": _caption(ev, game, R), "hand": hand,
+                      "hands": [list(h) for h in held] if held else [list(h) for h in before],
+                      "top": top, "suit": suit, "stock": stock, "totals": totals, "seat": mover,
+                      "decisions": (found or {}).get(i, []), "scoring": scoring})
+    return {"game": game, "family": rules.family, "describe": rules.describe(),
+            "steps": steps, "decisions_found": found is not None}
+
+
+def render(events) -> str:
+    """The page's HTML."""
+    data = page_data(events)
+    game = data["game"]
+    title = (f"{game['preset']} · {game['players']} players · seed {game['seed']} · "
+             f"game {game['game']}")
+    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    return (_PAGE.replace("%TITLE%", html.escape(title))
+            .replace("%DATA%", blob))
+
+
+def write_page(events, path) -> Path:
+    """Write the page for `events` to `path`; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(events), encoding="utf-8")
+    return path
+
+
+_PAGE = r"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>%TITLE%</title>
+<style>
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f4f1ea;color:#222}
+header{background:#1f4d3a;color:#fff;padding:.6em 1em}header h1{font-size:1.15em;margin:0}
+header .sub{font-size:.85em;opacity:.85}
+main{max-width:1100px;margin:0 auto;padding:.8em}
+#controls{display:flex;gap:.4em;align-items:center;flex-wrap:wrap;margin:.4em 0}
+#controls button{font-size:1em;padding:.2em .7em}#scrub{flex:1;min-width:200px}
+#caption{font-size:1.1em;font-weight:600;margin:.4em 0;min-height:1.4em}
+#table{display:grid;grid-template-columns:1fr 1fr;gap:.6em}
+.centre{grid-column:1/-1;background:#2e7d5b;color:#fff;border-radius:12px;padding:.6em 1em;display:flex;gap:1.5em;align-items:center}
+.seat{background:#fff;border:2px solid #ccc;border-radius:10px;padding:.4em .6em}
+.seat.mover{border-color:#e0a800;box-shadow:0 0 0 3px #ffe08a}
+.seat h3{margin:0 0 .3em;font-size:.95em}.seat .tot{float:right;font-weight:400;color:#555}
+.cards{display:flex;flex-wrap:wrap;gap:3px;min-height:58px}
+.card{width:38px;height:54px;border:1px solid #999;border-radius:5px;background:#fff;position:relative;
+ font-weight:700;font-size:14px;line-height:1;box-shadow:1px 1px 2px rgba(0,0,0,.2)}
+.card .r{position:absolute;top:3px;left:4px}.card .s{position:absolute;bottom:3px;right:4px;font-size:20px}
+.card.red{color:#c62828}.card.black{color:#111}.card.small{width:30px;height:42px;font-size:12px}.card.small .s{font-size:15px}
+#scoring .cards{min-height:0}
+.card.chosen{outline:3px solid #e0a800}
+.suitbig{font-size:2em}.red{color:#c62828}
+#decisions{background:#fff;border-radius:10px;padding:.4em .8em;margin:.6em 0;min-height:2em}
+.opt{display:inline-block;margin:2px 4px;padding:1px 6px;border:1px solid #bbb;border-radius:4px}
+.opt.chosen{background:#ffe08a;border-color:#e0a800;font-weight:700}
+#scoring table{border-collapse:collapse;background:#fff}#scoring td,#scoring th{border:1px solid #ccc;padding:.2em .5em}
+.muted{color:#666;font-size:.9em}kbd{border:1px solid #aaa;border-radius:3px;padding:0 .3em;background:#fff}
+</style></head><body>
+<header><h1>%TITLE%</h1><div class="sub" id="sub"></div></header>
+<main>
+<div id="controls">
+<button id="first" title="first event (Home)">|&#x25C0;</button>
+<button id="prev" title="back (&larr;)">&#x25C0; back</button>
+<button id="play" title="play / pause (space)">play</button>
+<button id="next" title="forward (&rarr;)">forward &#x25B6;</button>
+<button id="last" title="last event (End)">&#x25B6;|</button>
+<input type="range" id="scrub" min="0" value="0" aria-label="scrub through the events">
+<span id="pos"></span>
+</div>
+<div class="muted">Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> step, <kbd>PgUp</kbd>/<kbd>PgDn</kbd> previous/next hand,
+<kbd>Home</kbd>/<kbd>End</kbd>, <kbd>space</kbd> play/pause; <code>#N</code> after the address opens event N.</div>
+<div id="caption"></div>
+<div id="table"></div>
+<div id="decisions"></div>
+<div id="scoring"></div>
+</main>
+<script id="game-data" type="application/json">%DATA%</script>
+<script>
+"use strict";
+const DATA = JSON.parse(document.getElementById("game-data").textContent);
+const STEPS = DATA.steps, G = DATA.game, N = G.players;
+const SYM = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
+const NAME = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
+const RANK_ORDER = "A23456789TJQK";
+let at = 0, timer = null;
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+function card(c, extra) {
+  const e = el("div", "card " + ("DH".includes(c[1]) ? "red" : "black") + (extra ? " " + extra : ""));
+  e.dataset.card = c; e.title = c;
+  e.appendChild(el("span", "r", c[0] === "T" ? "10" : c[0])); e.appendChild(el("span", "s", SYM[c[1]]));
+  return e;
+}
+function sorted(cards) { return cards.slice().sort((a, b) => RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]) || a[1].localeCompare(b[1])); }
+function show(i) {
+  at = Math.max(0, Math.min(STEPS.length - 1, i));
+  const s = STEPS[at];
+  document.getElementById("scrub").value = at;
+  document.getElementById("pos").textContent = `event ${at + 1} / ${STEPS.length} \u00b7 hand ${s.hand}`;
+  document.getElementById("caption").textContent = s.caption;
+  const t = document.getElementById("table"); t.replaceChildren();
+  const centre = el("div", "centre");
+  const topBox = el("div"); topBox.appendChild(el("div", "", "top card"));
+  if (s.top) topBox.appendChild(card(s.top)); centre.appendChild(topBox);
+  if (s.suit) { const sb = el("div"); sb.appendChild(el("div", "", "suit")); const sy = el("span", "suitbig" + ("DH".includes(s.suit) ? " red" : ""), SYM[s.suit]); sy.title = NAME[s.suit]; sb.appendChild(sy); centre.appendChild(sb); }
+  centre.appendChild(el("div", "", `stock: ${s.stock} cards`));
+  centre.appendChild(el("div", "", "totals: " + s.totals.join(" \u00b7 ")));
+  t.appendChild(centre);
+  const chosen = new Set(); s.decisions.forEach(d => chosen.add(d.chosen));
+  for (let q = 0; q < N; q++) {
+    const box = el("div", "seat" + (s.seat === q ? " mover" : "")); box.id = "seat-" + q;
+    const h = el("h3", "", `seat ${q} \u00b7 ${(G.strategies || [])[q] || ""}`);
+    h.appendChild(el("span", "tot", `total ${s.totals[q]}`)); box.appendChild(h);
+    const cs = el("div", "cards");
+    for (const c of sorted(s.hands[q] || [])) cs.appendChild(card(c, s.seat === q && chosen.has(c) ? "chosen" : ""));
+    if (!(s.hands[q] || []).length && s.hand) cs.appendChild(el("span", "muted", "no cards"));
+    box.appendChild(cs); t.appendChild(box);
+  }
+  const d = document.getElementById("decisions"); d.replaceChildren();
+  if (!s.decisions.length) d.appendChild(el("span", "muted", DATA.decisions_found ? "no decision before this event" : "(the options could not be found for this log)"));
+  for (const x of s.decisions) {
+    const row = el("div", "decision"); row.appendChild(el("b", "", `seat ${x.seat}: ${x.phase} \u2014 `));
+    for (const o of x.options) row.appendChild(el("span", "opt" + (o === x.chosen ? " chosen" : ""), o));
+    d.appendChild(row);
+  }
+  const sc = document.getElementById("scoring"); sc.replaceChildren();
+  if (s.scoring) {
+    const tab = el("table"); const hr = el("tr");
+    for (const hd of ["seat", "points", "cards left", "how it scores (3-covering)", "total"]) hr.appendChild(el("th", "", hd));
+    tab.appendChild(hr);
+    for (const r of s.scoring) { const tr = el("tr"); tr.appendChild(el("td", "", r.seat)); tr.appendChild(el("td", "", (r.points > 0 ? "+" : "") + r.points));
+      const cc = el("td"), row = el("div", "cards"); for (const c of sorted(r.cards)) row.appendChild(card(c, "small")); cc.appendChild(row); tr.appendChild(cc);
+      tr.appendChild(el("td", "", r.how)); tr.appendChild(el("td", "", s.totals[r.seat])); tab.appendChild(tr); }
+    sc.appendChild(el("h3", "", `Hand ${s.hand} scored`)); sc.appendChild(tab);
+  } else if (s.ev.ev === "game_end") {
+    sc.appendChild(el("h3", "", "Final totals: " + s.totals.map((v, q) => `seat ${q} ${v}`).join(", ") + " \u00b7 winners: " + s.ev.winners.map(w => "seat " + w).join(", ")));
+  }
+  document.body.dataset.step = at;
+}
+function hand(dir) { const h = STEPS[at].hand; let i = at;
+  if (dir > 0) { while (i < STEPS.length - 1 && STEPS[i].hand <= h) i++; }
+  else { while (i > 0 && STEPS[i].hand >= h) i--; while (i > 0 && STEPS[i - 1].hand === STEPS[i].hand) i--; }
+  show(i); }
+function toggle() {
+  const b = document.getElementById("play");
+  if (timer) { clearInterval(timer); timer = null; b.textContent = "play"; }
+  else { timer = setInterval(() => { if (at >= STEPS.length - 1) toggle(); else show(at + 1); }, 400); b.textContent = "pause"; }
+}
+document.getElementById("scrub").max = STEPS.length - 1;
+document.getElementById("scrub").addEventListener("input", e => show(+e.target.value));
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("prev").onclick = () => show(at - 1);
+document.getElementById("next").onclick = () => show(at + 1);
+document.getElementById("last").onclick = () => show(STEPS.length - 1);
+document.getElementById("play").onclick = toggle;
+document.addEventListener("keydown", e => {
+  const k = e.key;
+  if (e.target.id === "scrub" && ["ArrowRight", "ArrowLeft", "Home", "End"].includes(k)) return;  // the slider moves itself
+  if (k === "ArrowRight") show(at + 1); else if (k === "ArrowLeft") show(at - 1);
+  else if (k === "Home") show(0); else if (k === "End") show(STEPS.length - 1);
+  else if (k === "PageDown") hand(1); else if (k === "PageUp") hand(-1);
+  else if (k === " ") toggle(); else return;
+  e.preventDefault();
+});
+document.getElementById("sub").textContent = DATA.describe + " \u00b7 " + (G.strategies || []).map((s, q) => `seat ${q}: ${s}`).join(", ");
+function fromHash() { const m = /^#(\d+)$/.exec(location.hash); show(m ? +m[1] - 1 : at); }
+window.addEventListener("hashchange", fromHash);
+show(0); fromHash();
+</script></body></html>
+"""
+
+__all__ = ["page_data", "render", "write_page", "decisions"]
