@@ -10,7 +10,7 @@ from .cli_common import rules_options
 from .errors import CratesError
 
 #: the teacher `crates train` distils by default (docs/strategies.md, "apprentice")
-DEFAULT_TEACHER = "pimc:samples=100:depth=16"
+DEFAULT_TEACHER = "expert"
 
 
 @click.command()
