@@ -10,7 +10,7 @@ from ..errors import CratesError
 from .common import rules_options
 
 #: the teacher `crates train` distils by default (docs/strategies.md, "apprentice")
-DEFAULT_TEACHER = "pimc:samples=100:depth=16"
+DEFAULT_TEACHER = "expert"
 
 
 @click.command()
@@ -59,9 +59,9 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_
 
     \b
     Examples:
-      crates train --both --out train/app                      the shipped weights (docs)
+      crates train --both -r 3 -g 1500 --sample 0.3 --out train/app   the shipped weights (docs)
       crates train --teacher pimc --rounds 2 --games 20 --out train/quick
-      crates train --no-partnerships --teacher expert --out train/ind
+      crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app
       cp train/app/apprentice.json strategies/apprentice.json  ship them
     """
