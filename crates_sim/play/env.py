@@ -27,46 +27,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .. import cards as C
-from ..engine.observe_nb import (
-    ANNOUNCE0,
-    CALL0,
-    OBS_HAND,
-    agent_observation,
-    obs_size,
-)
+from ..engine.observe_nb import OBS_HAND, agent_observation, obs_size
 from ..engine.state_nb import HD0, NSV, SV0, SV_HAND_N, SV_TOTAL
 from ..errors import CratesError
 from ..rules import Rules
+from .pyagent import ACTIONS, N_ACTIONS, action_of, option_of
 from .step import Table
 
-N_ACTIONS = 60
-DRAW, PASS = C.ACTION_DRAW, C.ACTION_PASS
-ANNOUNCE_NO, ANNOUNCE_YES = ANNOUNCE0, ANNOUNCE0 + 1
-#: names of the actions, for people
-ACTIONS = ([C.card_name(c) for c in range(52)] + ["draw", "pass"]
-           + [f"call {s}" for s in C.SUITS] + ["no announcement", "announce"])
-
-
-_NAMES = [C.card_name(c) for c in range(52)]
-
-
-def to_action(phase: int, option: int) -> int:
-    """The action number of an engine option in a decision of `phase`."""
-    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
-        return CALL0 + option
-    if phase == C.PH_ANNOUNCE:
-        return ANNOUNCE_NO + option
-    return option  # a card 0..51, ACTION_DRAW = 52, ACTION_PASS = 53
-
-
-def to_option(phase: int, action: int) -> int:
-    """The engine option of action number `action` in a decision of `phase`."""
-    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
-        return action - CALL0
-    if phase == C.PH_ANNOUNCE:
-        return action - ANNOUNCE_NO
-    return action
+#: the action encoding (ACTIONS, N_ACTIONS, action_of, option_of) lives in `pyagent`,
+#: which Python agents at the table use without importing PettingZoo
+_NAMES = ACTIONS[:52]
 
 
 def env(**kwargs):
@@ -157,7 +127,7 @@ class raw_env(AECEnv):
         if not (0 <= action < N_ACTIONS and self._mask[action]):
             legal = ", ".join(ACTIONS[a] for a in np.flatnonzero(self._mask))
             raise CratesError(f"action {action} is not legal now (legal: {legal})")
-        self.table.answer(to_option(self.table.pending_phase, action))
+        self.table.answer(option_of(self.table.pending_phase, action))
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
         self._accumulate_rewards()
@@ -221,7 +191,7 @@ class raw_env(AECEnv):
         """The action a built-in or user strategy (`greedy`, `pimc:samples=50`,
         `mybots.py:cautious`) would choose for the agent to move."""
         d = self.table.pending
-        return to_action(d.phase, self.table.hint(spec))
+        return action_of(d.phase, self.table.hint(spec))
 
     def render(self):
         if self.render_mode is None or self.table is None:
@@ -231,7 +201,7 @@ class raw_env(AECEnv):
         if d is not None:
             hand = " ".join(self.infos.get(f"player_{d.seat}", {}).get("hand", []))
             text += (f"; player_{d.seat} to move, holding {hand};"
-                     f" legal: {', '.join(ACTIONS[to_action(d.phase, o)] for o in d.options)}")
+                     f" legal: {', '.join(ACTIONS[action_of(d.phase, o)] for o in d.options)}")
         if self.render_mode == "human":
             print(text)
             return None
