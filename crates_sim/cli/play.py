@@ -17,13 +17,13 @@ from rich.table import Table as RichTable
 
 from .. import cards as C
 from ..errors import CratesError
+from ..play.replay import SUIT_NAMES
 from ..strategy import parse_strategies
 from .common import rules_options
 
 PHASE_TEXT = {C.PH_PLAY: "your turn", C.PH_COUNT: "a count is coming at you",
               C.PH_AGAIN: "you played a 6: play again", C.PH_CALL: "call a suit",
               C.PH_BLIND_CALL: "you deal: call the upcard's suit", C.PH_ANNOUNCE: "last card!"}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def _card(c: int) -> str:
