@@ -80,6 +80,11 @@ CROSSED = ("value", "wild", "three", "opp_hits", "keeps_suit", "left_in_suit", "
 CONTEXT = ("hand", "min_opp_hand", "stock", "pile", "mate_hand")
 FEATURES = FEATURES + tuple(f"{a}_by_{b}" for a in CROSSED for b in CONTEXT)
 N_BASE = 40
+#: the feature (14-21) that is 1 for an option whose card has effect e (cards.E_*), -1
+#: for effects without one (none, wilds)
+EFFECT_FEATURE = np.full(E_QUEEN5 + 1, -1, dtype=np.int64)
+for _slot, _e in enumerate((E_COUNT, E_SKIP, E_FIVE, E_SIX, E_SEVEN, E_REVERSE, E_JACK, E_QUEEN5)):
+    EFFECT_FEATURE[_e] = 14 + _slot
 N_CROSSED = len(CROSSED)
 #: a compact row (the decision's): the N_BASE features, then the crossed ones uncrossed
 N_COMPACT = N_BASE + N_CROSSED
@@ -217,22 +222,9 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
             out[at + 11] = below / 8.0
             out[at + 12] = threes - 1.0
             out[at + 13] = 1.0 if n_hand <= 2 else 0.0
-        if e == E_COUNT:
-            out[at + 14] = 1.0
-        elif e == E_SKIP:
-            out[at + 15] = 1.0
-        elif e == E_FIVE:
-            out[at + 16] = 1.0
-        elif e == E_SIX:
-            out[at + 17] = 1.0
-        elif e == E_SEVEN:
-            out[at + 18] = 1.0
-        elif e == E_REVERSE:
-            out[at + 19] = 1.0
-        elif e == E_JACK:
-            out[at + 20] = 1.0
-        elif e == E_QUEEN5:
-            out[at + 21] = 1.0
+        slot = EFFECT_FEATURE[e] if 0 <= e < EFFECT_FEATURE.shape[0] else -1
+        if slot >= 0:  # the card's effect, one-hot
+            out[at + slot] = 1.0
         opp_hits = 0.0
         mate_hits = 0.0
         lead_hits = 0.0
