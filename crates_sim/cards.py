@@ -100,10 +100,13 @@ REASON_PAUSE = 9
  O_PASSES, O_OUT_SEQ) = range(20)
 O_SEATS = 20  #: per-seat blocks start here, O_PER_SEAT values each (all public):
 (OS_HAND_N, OS_TOTAL, OS_PRESSURES, OS_LAST_CARD, OS_OWE, OS_PRESS_K,
- OS_OUT_ORDER, OS_VOIDS, OS_VOID_FREE) = range(9)
+ OS_OUT_ORDER, OS_VOIDS, OS_VOID_FREE, OS_CALLED, OS_CALL_HAND) = range(11)
 #: OS_VOIDS: bit s set when the seat could not play on suit s this hand (it held none);
-#: OS_VOID_FREE: cards it has drawn since, which may be of those suits
-O_PER_SEAT = 9
+#: OS_VOID_FREE: cards it has drawn since, which may be of those suits;
+#: OS_CALLED: 1 + the suit the seat called with a wild, while that wild is its last play
+#: this hand (0: none); OS_CALL_HAND: the cards it held right after that call (it has
+#: drawn OS_HAND_N - OS_CALL_HAND since)
+O_PER_SEAT = 11
 #: a copy of the rules array (public knowledge), written once per game
 O_RULES = O_SEATS + 7 * O_PER_SEAT + 3
 OBS_LEN = O_RULES + RULES_LEN

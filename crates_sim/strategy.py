@@ -197,7 +197,11 @@ BUILTINS = {
                 "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                                      "hoards 3s, < 0 dumps them"),
                 "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
-                                               "instead of the softmax", whole=True)}),
+                                               "instead of the softmax", whole=True),
+                "infer": Param(0.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
+                                               "its longest suit after a wild (a world is kept "
+                                               "with probability softmax(infer x suit lengths) "
+                                               "of the call seen; 0: every world)")}),
     "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
                                "player by `crates train`; a turn costs about 5x greedy's, "
                                "1/160 of pimc's (docs/strategies.md)",

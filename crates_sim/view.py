@@ -45,6 +45,8 @@ from .cards import (
     O_STOCK_N,
     O_SUIT,
     O_TOP,
+    OS_CALL_HAND,
+    OS_CALLED,
     OS_HAND_N,
     OS_OWE,
     OS_PRESS_K,
@@ -70,6 +72,7 @@ __all__ = [
     "top_card", "current_suit", "current_rank", "direction", "active_count", "stock_size",
     "passes", "played_card", "is_crates", "lower_wins", "rule", "hand_size", "total",
     "pressures", "pressure_streak", "owes_penalty", "void_suits", "drawn_since_void",
+    "called_suit", "drawn_since_call",
     "seat_after", "rank", "suit", "value", "effect", "is_wild", "is_action", "random_below",
     "random_unit", "parameters", "reads", "Param",
 ]
@@ -227,6 +230,20 @@ def void_suits(obs, seat):
 def drawn_since_void(obs, seat):
     """Cards the seat drew after it showed a void (they may be of that suit)."""
     return obs[O_SEATS + seat * O_PER_SEAT + OS_VOID_FREE]
+
+
+@leaf
+def called_suit(obs, seat):
+    """The suit the seat called with a wild, while that wild is its last play this hand
+    (-1: none). A seat that calls its longest suit held the most of this one then."""
+    return obs[O_SEATS + seat * O_PER_SEAT + OS_CALLED] - 1
+
+
+@leaf
+def drawn_since_call(obs, seat):
+    """Cards the seat has drawn since its call (`called_suit`; 0 without one)."""
+    at = O_SEATS + seat * O_PER_SEAT
+    return obs[at + OS_HAND_N] - obs[at + OS_CALL_HAND] if obs[at + OS_CALLED] != 0 else 0
 
 
 # ---------------------------------------------------------------- cards

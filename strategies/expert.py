@@ -27,8 +27,12 @@ stronger (docs/strategies.md has the figures):
 - `three` makes an option that plays a 3 worth that many points less (a 3 kept: 3s
   hoarded, > 0) or more (dumped, < 0): the 3-hoarding question under expert play.
 
+- `infer` (an opponent model) keeps a deal with the probability that the calls seen
+  would be made from it: a seat whose last play this hand was a wild is taken to call
+  its longest suit, softmax(infer x suit lengths of what it held then).
+
 Parameters (`crates strategies`): samples (60), forget (0), temp (0.5), depth (15),
-value (1), three (0), greedy (0: 1 plays greedy rollouts).
+value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (0).
 
 Cost: samples x options rollouts of `depth` turns per searched decision, at about the
 cost of a `weights` turn each; calls and announcements are greedy's (longest suit,
@@ -47,6 +51,9 @@ from crates_sim.cards import (
     O_RULES,
     O_SEAT,
     O_SEATS,
+    OS_CALL_HAND,
+    OS_CALLED,
+    OS_HAND_N,
     OS_VOID_FREE,
     OS_VOIDS,
     PH_AGAIN,
@@ -56,7 +63,7 @@ from crates_sim.cards import (
 )
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.jit import allocating, kernel
-from crates_sim.engine.rng_nb import next_u64
+from crates_sim.engine.rng_nb import next_u64, rand_unit
 from crates_sim.strategies.builtin import announces, longest_suit
 from crates_sim.strategies.pimc import _deal_hidden, _pick, _unseen
 from crates_sim.strategy import TUNED
@@ -84,6 +91,57 @@ def cut_value(work, me, base_ppoints, x, learned, crates):
     for i in range(E.N_CUT_FEATURES):
         v += (VALUE_CRATES[i] if crates else VALUE_EIGHTS[i]) * x[i]
     return v
+
+
+#: deals tried per sample before the opponent model's filter keeps the last one anyway
+INFER_TRIES = 16
+
+
+@kernel
+def call_likelihood(obs, me, cards, infer):
+    """How likely the calls seen are in the deal `_deal_hidden` just made (its hands in
+    `cards`, seat by seat after skipping `me`), under the opponent model "a seat calls its
+    longest suit": P(call s | held) = softmax(infer x the held cards of each suit)[s], a
+    product over the seats whose last play this hand was a wild and a call. The held cards
+    are the first OS_CALL_HAND of the seat's dealt hand, the rest are what it drew since
+    (a deal is exchangeable within a hand, so which ones is immaterial)."""
+    n = obs[O_PLAYERS]
+    likelihood = 1.0
+    pos = 0
+    for q in range(n):
+        if q == me:
+            continue
+        base = O_SEATS + q * O_PER_SEAT
+        size = obs[base + OS_HAND_N]
+        called = obs[base + OS_CALLED] - 1
+        if called >= 0:
+            held = min(obs[base + OS_CALL_HAND], size)
+            mine = 0  # held cards of the called suit
+            den = 0.0
+            for t in range(4):
+                length = 0
+                for i in range(held):
+                    length += cards[pos + i] % 4 == t
+                if t == called:
+                    mine = length
+                den += np.exp(infer * length)
+            likelihood *= np.exp(infer * mine) / den
+        pos += size
+    return likelihood
+
+
+@kernel
+def deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, infer):
+    """pimc's deal of the unseen cards (`_deal_hidden`: consistent with the voids shown),
+    filtered by the opponent model when `infer` > 0: a deal is kept with probability
+    `call_likelihood` (rejection sampling, so the deals kept follow the posterior), up to
+    INFER_TRIES tries, then the last one is kept."""
+    for _attempt in range(INFER_TRIES if infer > 0.0 else 1):
+        _deal_hidden(deal, me, unseen, k, cards, voids, free, rng)
+        if infer <= 0.0:
+            return
+        if rand_unit(rng, 0) < call_likelihood(obs, me, cards, infer):
+            return
 
 
 @allocating
@@ -134,7 +192,7 @@ def expert_values(params, obs, hand, pile, options, rng, engine, means):
     for i in range(n_options):
         means[i] = 0.0
     for s in range(samples):
-        _deal_hidden(deal, me, unseen, k, cards, voids, free, rng)
+        deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, params[7])
         E.seed_rollout(deal, next_u64(rng, 0), s)
         for i in range(n_options):
             E.start_rollout(work, deal, me, options[i], phase == PH_AGAIN)

@@ -149,3 +149,67 @@ def test_the_teacher_decides_from_a_plain_view():
         seen += 1
         table.act(d.options[k])
     assert seen == 5
+
+
+def test_the_view_shows_a_call_until_the_caller_plays_again():
+    # every seat stepped from outside, random choices: after a seat plays a wild and calls,
+    # every view shows its call (1 + suit) and its hand's size then, until it plays again
+    # (the wild is on the pile, with its call, after the caller's last-card announcement)
+    from crates_sim import view
+    from crates_sim.cards import (
+        O_HAND,
+        O_PER_SEAT,
+        O_SEATS,
+        OS_CALL_HAND,
+        OS_CALLED,
+        PH_ANNOUNCE,
+        PH_CALL,
+    )
+
+    n = 4
+    table = Table(Rules.preset("classic", n), [None] * n, 17, 0)
+    gen = np.random.default_rng(3)
+    expected = [(0, None)] * n
+    wild_by = hand = -1
+    calls = checked = 0
+    while table.pending is not None and calls < 12:
+        d = table.pending
+        if d.obs[O_HAND] != hand:  # a new hand: no calls yet
+            hand, expected, wild_by = d.obs[O_HAND], [(0, None)] * n, -1
+        for q in range(n):
+            if q == d.seat and d.phase == PH_ANNOUNCE:
+                continue
+            called, size = expected[q]
+            assert d.obs[O_SEATS + q * O_PER_SEAT + OS_CALLED] == called
+            assert view.called_suit(d.obs, q) == called - 1
+            if called:
+                assert d.obs[O_SEATS + q * O_PER_SEAT + OS_CALL_HAND] == size
+                checked += 1
+        option = int(d.options[gen.integers(len(d.options))])
+        if d.phase == PH_CALL and wild_by == d.seat:
+            expected[d.seat] = (option + 1, len(d.hand))
+            calls += 1
+        elif d.phase in (PH_PLAY, PH_COUNT, PH_AGAIN) and option < 52:
+            expected[d.seat] = (0, None)
+            wild_by = d.seat if view.is_wild(d.obs, option) else -1
+        table.act(option)
+    assert calls == 12 and checked > 30
+
+
+def test_the_opponent_model_weighs_a_deal_by_the_call_seen():
+    from crates_sim.cards import O_PER_SEAT, O_PLAYERS, O_SEATS, OS_CALL_HAND, OS_CALLED, OS_HAND_N
+    from crates_sim.strategies.expert import call_likelihood
+
+    obs = np.zeros(200, dtype=np.int64)
+    obs[O_PLAYERS] = 3
+    for q, (size, called, held) in enumerate([(5, 0, 0), (4, 1 + 2, 3), (3, 0, 0)]):
+        obs[O_SEATS + q * O_PER_SEAT + OS_HAND_N] = size
+        obs[O_SEATS + q * O_PER_SEAT + OS_CALLED] = called
+        obs[O_SEATS + q * O_PER_SEAT + OS_CALL_HAND] = held
+    # seat 0 decides; seat 1 called hearts (suit 2) holding 3 cards, then drew one
+    hearts = np.array([2, 6, 10, 1, 3, 7, 11], dtype=np.int64)  # 3 hearts held, a diamond drawn
+    clubs = np.array([0, 4, 8, 2, 3, 7, 11], dtype=np.int64)  # 3 clubs held, a heart drawn
+    assert call_likelihood(obs, 0, hearts, 0.0) == pytest.approx(0.25)  # no model: uniform
+    assert call_likelihood(obs, 0, hearts, 2.0) == pytest.approx(np.exp(6) / (np.exp(6) + 3))
+    assert call_likelihood(obs, 0, clubs, 2.0) == pytest.approx(1 / (np.exp(6) + 3))
+    assert call_likelihood(obs, 1, hearts, 2.0) == 1.0  # a seat's own call is no evidence

@@ -51,6 +51,8 @@ from .state_nb import (
     S_TURN,
     S_TURNS,
     S_WILDS,
+    SV_CALL_HAND,
+    SV_CALLED,
     SV_G_PPOINTS,
     SV_G_PRESSURES,
     SV_H_DRAWS,
@@ -301,6 +303,8 @@ def put_on_pile(G, p, card, call, announce):
     st[S_RANK] = card // 4
     st[S_SUIT] = call if call >= 0 else card % 4
     sv[at(p, SV_H_PLAYS)] += 1
+    sv[at(p, SV_CALLED)] = call + 1  # (-1: no call, 0)
+    sv[at(p, SV_CALL_HAND)] = sv[at(p, SV_HAND_N)]
     st[S_PASSES] = 0
     lp = log_reserve(G, EV_PLAY, 4)
     if lp >= 0:

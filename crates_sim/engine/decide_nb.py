@@ -37,6 +37,8 @@ from ..cards import (
     O_STOCK_N,
     O_SUIT,
     O_TOP,
+    OS_CALL_HAND,
+    OS_CALLED,
     OS_HAND_N,
     OS_LAST_CARD,
     OS_OUT_ORDER,
@@ -107,6 +109,8 @@ from .state_nb import (
     SEEN_OPTS,
     SEEN_SUIT,
     SEEN_TOP,
+    SV_CALL_HAND,
+    SV_CALLED,
     SV_G_PRESSURES,
     SV_HAND_N,
     SV_OUT_ORDER,
@@ -175,6 +179,8 @@ def fill_obs(G, p, phase, played, table, seats):
         obs[base + OS_OUT_ORDER] = sv[at(q, SV_OUT_ORDER)]
         obs[base + OS_VOIDS] = sv[at(q, SV_VOIDS)]
         obs[base + OS_VOID_FREE] = sv[at(q, SV_VOID_FREE)]
+        obs[base + OS_CALLED] = sv[at(q, SV_CALLED)]
+        obs[base + OS_CALL_HAND] = sv[at(q, SV_CALL_HAND)]
 
 @leaf
 def agent_choice(G, p, phase, n_opts):
@@ -392,6 +398,7 @@ def play_chosen(G, p, card):
     R, st, sv, hands = g.rules, g.st, g.sv, g.hands
     cur_suit = st[S_SUIT]
     remove_card(G, p, card)
+    sv[at(p, SV_CALLED)] = 0  # its earlier call is history (the call below is decided without it)
     left = sv[at(p, SV_HAND_N)]
     call = -1
     eff = R[EFFECT + card]

@@ -90,6 +90,7 @@ from .state_nb import (
     S_TOP,
     S_TURN,
     S_TURNS,
+    SV_CALLED,
     SV_H_DRAWS,
     SV_H_PLAYS,
     SV_H_PPOINTS,
@@ -171,6 +172,7 @@ def lay_out(G, deck, d, hand_no):
         sv[at(q, SV_H_PPOINTS)] = 0
         sv[at(q, SV_VOIDS)] = 0
         sv[at(q, SV_VOID_FREE)] = 0
+        sv[at(q, SV_CALLED)] = 0
         sv[at(q, SV_HAND_N)] = size
         sv[at(q, SV_HELD)] = 0
     i = 0

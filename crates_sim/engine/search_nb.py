@@ -51,6 +51,8 @@ from ..cards import (
     O_STOCK_N,
     O_SUIT,
     O_TOP,
+    OS_CALL_HAND,
+    OS_CALLED,
     OS_HAND_N,
     OS_OUT_ORDER,
     OS_OWE,
@@ -98,6 +100,8 @@ from .state_nb import (
     S_WILDS,
     STK0,
     SV0,
+    SV_CALL_HAND,
+    SV_CALLED,
     SV_G_PPOINTS,
     SV_G_PRESSURES,
     SV_HAND_N,
@@ -157,6 +161,8 @@ def position_from_view(obs, hand, pile, policy, engine):
         sv[at(q, SV_OUT_ORDER)] = obs[b + OS_OUT_ORDER]
         sv[at(q, SV_VOIDS)] = obs[b + OS_VOIDS]
         sv[at(q, SV_VOID_FREE)] = obs[b + OS_VOID_FREE]
+        sv[at(q, SV_CALLED)] = obs[b + OS_CALLED]
+        sv[at(q, SV_CALL_HAND)] = obs[b + OS_CALL_HAND]
         sv[at(q, SV_TEAM)] = q % 2 if R[K_PARTNER] != 0 else q
     for i in range(hand.shape[0]):
         hands[me * 52 + i] = hand[i]

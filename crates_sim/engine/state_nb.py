@@ -90,8 +90,12 @@ NST = 51
 # that `play_on` deals before it plays (0: play the position as it stands)
 (SV_HAND_N, SV_TOTAL, SV_PRESS_K, SV_G_PRESSURES, SV_G_PPOINTS, SV_OWE, SV_OUT_ORDER,
  SV_H_DRAWS, SV_H_PLAYS, SV_H_PRESSURES, SV_H_PPOINTS, SV_HANDS_OUT, SV_HOME_RUNS,
- SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD, SV_HAND_PTS) = range(20)
-NSV = 20
+ SV_CAPPED, SV_TEAM, SV_HANDS, SV_VOIDS, SV_VOID_FREE, SV_HELD, SV_HAND_PTS,
+ SV_CALLED, SV_CALL_HAND) = range(22)
+NSV = 22
+# SV_CALLED: 1 + the suit the seat called with the wild it played last, while that is its
+# last play this hand (0: none), SV_CALL_HAND its hand's size right after that call: the
+# view's OS_CALLED and OS_CALL_HAND, an opponent model's evidence (`strategies/expert.py`)
 # SV_HAND_PTS: the seat's (team's) hand points of the game so far, without pressures:
 # exact where SV_TOTAL has reached the points ceiling (`scoring_nb.total_order`)
 # SV_HELD: the cards the seat holds as a card mask (bit c: card c), kept with its hand by
