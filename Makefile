@@ -11,13 +11,12 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 	$(BIN)/crates compile
 
-# PYTHONWARNINGS: no setuptools note "folders with the same name as your package", which
-# every editable install of a package-dir layout prints (editable_mode=compat or strict
-# print notes of their own, and neither maps strategies/ and analysis/ into crates_sim)
+# the editable install is a .pth line naming this checkout (crates_sim/strategies and
+# crates_sim/analysis are links to the top-level folders; see pyproject.toml): no warning
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,dask]'
+	$(BIN)/pip install -q -e '.[test,dask]'
 	touch $(STAMP)
 
 demo: setup
