@@ -41,6 +41,8 @@ def test_every_package_is_listed_and_lies_where_its_name_says():
 @pytest.mark.parametrize("name", ["strategies", "analysis"])
 def test_the_mapped_packages_are_the_top_level_folders(name):
     """crates_sim/<name> is a link to the top-level <name>/ folder, not a copy."""
+    if not (ROOT / name).is_dir():
+        pytest.skip("no top-level folder: an unpacked sdist holds the files themselves")
     link = ROOT / "crates_sim" / name
     assert link.is_symlink() and os.readlink(link) == f"../{name}"
     assert link.resolve() == ROOT / name
