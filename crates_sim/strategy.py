@@ -198,7 +198,7 @@ BUILTINS = {
                                                      "hoards 3s, < 0 dumps them"),
                 "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
                                                "instead of the softmax", whole=True),
-                "infer": Param(0.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
+                "infer": Param(2.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
                                                "its longest suit after a wild (a world is kept "
                                                "with probability softmax(infer x suit lengths) "
                                                "of the call seen; 0: every world)")}),

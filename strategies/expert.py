@@ -32,7 +32,7 @@ stronger (docs/strategies.md has the figures):
   its longest suit, softmax(infer x suit lengths of what it held then).
 
 Parameters (`crates strategies`): samples (60), forget (0), temp (0.5), depth (15),
-value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (0).
+value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (2).
 
 Cost: samples x options rollouts of `depth` turns per searched decision, at about the
 cost of a `weights` turn each; calls and announcements are greedy's (longest suit,

@@ -9,8 +9,10 @@ import click
 from ..errors import CratesError
 from .common import rules_options
 
-#: the teacher `crates train` distils by default (docs/strategies.md, "apprentice")
-DEFAULT_TEACHER = "expert"
+#: the teacher `crates train` distils by default (docs/strategies.md, "apprentice"): expert
+#: without its opponent model, the teacher of the shipped weights (so that the documented
+#: command rebuilds them)
+DEFAULT_TEACHER = "expert:infer=0"
 
 
 @click.command()
