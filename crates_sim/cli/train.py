@@ -32,6 +32,10 @@ DEFAULT_TEACHER = "expert"
               help="Most decisions recorded per game.")
 @click.option("--l2", default=0.001, show_default=True, type=float,
               help="Pull of the fit towards `tuned`'s weights (the start).")
+@click.option("--gap-weight", default=0.0, show_default=True, type=float, metavar="POINTS",
+              help="Weigh each decision in the fit by 0.5 + the teacher's value of its choice "
+                   "minus its next best option's, at most POINTS (0: all alike; a pimc or "
+                   "expert teacher).")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the games.")
@@ -42,8 +46,8 @@ DEFAULT_TEACHER = "expert"
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Play the games on a Dask cluster, as `crates simulate --scheduler`.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_games, seed, out, overwrite,
-          workers, scheduler, quiet):
+def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight, eval_games,
+          seed, out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -80,6 +84,7 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_
     res = run_train(tables, out, teacher, rounds=rounds, games=games, sample=sample, cap=cap,
                     seed=seed, l2=l2, eval_games=eval_games, workers=workers,
                     scheduler=scheduler, overwrite=overwrite, per_table=per_table,
+                    gap_weight=gap_weight,
                     echo=lambda s: None if quiet else click.echo(s, err=True),
                     progress=not quiet and sys.stderr.isatty())
     last = res["rounds"][-1]
