@@ -54,16 +54,18 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_w
     `tuned`) and the teacher labels a --sample of the card decisions; the features of
     every option and the teacher's choice go to OUT/round-K/decisions.parquet. A softmax
     over the options is then fitted to every round's decisions (plain numpy, Newton's
-    method; --both --per-table: one weight vector per table, each on its own games), checked on
+    method; --both --per-table: one weight vector per table, each on its own games;
+    --gap-weight: the decisions where the teacher sees more at stake count more), checked on
     held-out games (agreement with the teacher) and played against `tuned` on
     duplicate deals. OUT/round-K/weights.json holds each round's weights and
-    figures; OUT/apprentice.json the last round's, the file the package ships as
+    figures; OUT/apprentice.json the best round's against `tuned`, the file the package ships as
     strategies/apprentice.json. Rerunning the same command resumes after the last
     finished round; a larger --rounds continues.
 
     \b
     Examples:
-      crates train --both -r 3 -g 1500 --sample 0.3 --out train/app   the shipped weights (docs)
+      crates train --both --per-table --gap-weight 30 -r 3 -g 1500 --sample 0.3 --out train/app
+          (the shipped weights: docs/strategies.md)
       crates train --teacher pimc --rounds 2 --games 20 --out train/quick
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app

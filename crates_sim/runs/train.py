@@ -3,8 +3,9 @@
 Contract: `train(rules, out, teacher, rounds, games, ...)` runs rounds 1..rounds into the
 folder `out`, one subfolder per round (round-K/decisions.parquet, round-K/weights.json);
 a round whose files exist is not run again, so rerunning the same command resumes, and a
-larger --rounds continues. The weights of the last round are also written as
-out/apprentice.json (the file the package ships: strategies/apprentice.json).
+larger --rounds continues. The weights of the round that did best against `tuned` are
+also written as out/apprentice.json (the file the package ships:
+strategies/apprentice.json).
 
 A round:
 1. **Positions and the teacher's choices.** `games` games of the rules (seed derived
@@ -19,7 +20,9 @@ A round:
 2. **Fit.** A softmax over each decision's options (conditional logit) with an L2
    penalty, by Newton's method in plain numpy, on every round's decisions so far; a
    tenth of the games are held out (`held_out`), and their loss and agreement with the
-   teacher are reported (`fit_report`).
+   teacher are reported (`fit_report`). With `gap_weight` each decision counts by what
+   the teacher sees at stake in it (`gap_weights`: its value of its choice minus that of
+   its next best option, capped).
 3. **Strength.** The new weights play `eval_games` duplicate deals against `tuned`
    (seats rotated, common deals), in this process; the round's win-rate difference with
    its 95% CI is kept in round-K/weights.json.
