@@ -13,7 +13,7 @@ from crates_sim import Rules
 from crates_sim.cli.main import cli
 from crates_sim.engine.api import run_games
 from crates_sim.rules import PRESETS
-from crates_sim.runs.train import fit, fit_report, load_decisions, train
+from crates_sim.runs.train import fit, fit_report, gap_weights, load_decisions, loss, train
 from crates_sim.strategies import apprentice as A
 
 
@@ -87,6 +87,36 @@ def test_the_fit_recovers_a_linear_teacher():
     assert fit_report(X, group, chosen, game, np.zeros(A.N_FEATURES))["held_out_agreement"] < 0.5
 
 
+def test_gap_weights_count_the_decisions_by_what_the_teacher_sees_at_stake():
+    # three decisions: the teacher's choice 4 points above the next best, 100 above (capped
+    # at 30), and one with no values (gap 0)
+    group = np.array([0, 0, 0, 1, 1, 2, 2])
+    chosen = np.array([0, 1, 0, 1, 0, 0, 1.0])
+    value = np.array([1.0, 5.0, -2.0, 50.0, -50.0, np.nan, np.nan])
+    w = gap_weights(group, chosen, value, 30.0)
+    raw = np.array([4.5, 30.5, 0.5])
+    assert np.allclose(w, raw / raw.mean())
+
+
+def test_a_weighted_fit_follows_the_weighty_decisions():
+    """Equal weights fit as no weights do; decisions that count more pull the fit their way."""
+    rng = np.random.default_rng(2)
+    sizes = rng.integers(2, 5, size=400)
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    X = rng.normal(size=(len(group), A.N_FEATURES))
+    chosen = np.zeros(len(group))
+    first = np.r_[0, np.cumsum(sizes)[:-1]]
+    chosen[first] = 1.0  # an arbitrary teacher: always the first option
+    plain = fit(X, group, chosen, l2=1e-2)
+    assert np.allclose(fit(X, group, chosen, l2=1e-2, weight=np.ones(len(sizes))), plain)
+    weight = np.where(np.arange(len(sizes)) < 40, 9.0, 0.1)
+    weight /= weight.mean()
+    heavy = fit(X, group, chosen, l2=1e-2, weight=weight)
+    few = group < 40
+    g = np.unique(group[few], return_inverse=True)[1]
+    assert loss(X[few], g, chosen[few], heavy) < loss(X[few], g, chosen[few], plain)
+
+
 @pytest.fixture(scope="module")
 def short_run(tmp_path_factory):
     """One short round, teacher hoard3 (its 3s kept), 12 games, one process."""
@@ -139,7 +169,9 @@ def test_train_cli(tmp_path):
                               "--workers", "1", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "other settings" in res.output
     for bad, words in ((["--sample", "0"], "--sample"), (["--teacher", "nobody"], "nobody"),
-                       (["--both", "-n", "3"], "--both"), (["--games", "3"], "--games")):
+                       (["--both", "-n", "3"], "--both"), (["--games", "3"], "--games"),
+                       (["--teacher", "greedy", "--gap-weight", "5"], "--gap-weight"),
+                       (["--gap-weight", "-1"], "--gap-weight")):
         res = runner.invoke(cli, ["train", *bad, "--out", str(tmp_path / "x")])
         assert res.exit_code == 2 and words in res.output, res.output
         assert len(res.output.strip().splitlines()) == 1

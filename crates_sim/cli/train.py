@@ -34,6 +34,10 @@ DEFAULT_TEACHER = "expert:infer=0"
               help="Most decisions recorded per game.")
 @click.option("--l2", default=0.001, show_default=True, type=float,
               help="Pull of the fit towards `tuned`'s weights (the start).")
+@click.option("--gap-weight", default=0.0, show_default=True, type=float, metavar="POINTS",
+              help="Weigh each decision in the fit by 0.5 + the teacher's value of its choice "
+                   "minus its next best option's, at most POINTS (0: all alike; a pimc or "
+                   "expert teacher).")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the games.")
@@ -44,24 +48,26 @@ DEFAULT_TEACHER = "expert:infer=0"
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Play the games on a Dask cluster, as `crates simulate --scheduler`.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_games, seed, out, overwrite,
-          workers, scheduler, quiet):
+def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight, eval_games,
+          seed, out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
     `tuned`) and the teacher labels a --sample of the card decisions; the features of
     every option and the teacher's choice go to OUT/round-K/decisions.parquet. A softmax
     over the options is then fitted to every round's decisions (plain numpy, Newton's
-    method; --both --per-table: one weight vector per table, each on its own games), checked on
+    method; --both --per-table: one weight vector per table, each on its own games;
+    --gap-weight: the decisions where the teacher sees more at stake count more), checked on
     held-out games (agreement with the teacher) and played against `tuned` on
     duplicate deals. OUT/round-K/weights.json holds each round's weights and
-    figures; OUT/apprentice.json the last round's, the file the package ships as
+    figures; OUT/apprentice.json the best round's against `tuned`, the file the package ships as
     strategies/apprentice.json. Rerunning the same command resumes after the last
     finished round; a larger --rounds continues.
 
     \b
     Examples:
-      crates train --both -r 3 -g 1500 --sample 0.3 --out train/app   the shipped weights (docs)
+      crates train --both --per-table --gap-weight 30 -r 3 -g 1500 --sample 0.3 --out train/app
+          (the shipped weights: docs/strategies.md)
       crates train --teacher pimc --rounds 2 --games 20 --out train/quick
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app
@@ -82,6 +88,7 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, eval_
     res = run_train(tables, out, teacher, rounds=rounds, games=games, sample=sample, cap=cap,
                     seed=seed, l2=l2, eval_games=eval_games, workers=workers,
                     scheduler=scheduler, overwrite=overwrite, per_table=per_table,
+                    gap_weight=gap_weight,
                     echo=lambda s: None if quiet else click.echo(s, err=True),
                     progress=not quiet and sys.stderr.isatty())
     last = res["rounds"][-1]

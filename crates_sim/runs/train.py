@@ -3,8 +3,9 @@
 Contract: `train(rules, out, teacher, rounds, games, ...)` runs rounds 1..rounds into the
 folder `out`, one subfolder per round (round-K/decisions.parquet, round-K/weights.json);
 a round whose files exist is not run again, so rerunning the same command resumes, and a
-larger --rounds continues. The weights of the last round are also written as
-out/apprentice.json (the file the package ships: strategies/apprentice.json).
+larger --rounds continues. The weights of the round that did best against `tuned` are
+also written as out/apprentice.json (the file the package ships:
+strategies/apprentice.json).
 
 A round:
 1. **Positions and the teacher's choices.** `games` games of the rules (seed derived
@@ -19,7 +20,9 @@ A round:
 2. **Fit.** A softmax over each decision's options (conditional logit) with an L2
    penalty, by Newton's method in plain numpy, on every round's decisions so far; a
    tenth of the games are held out (`held_out`), and their loss and agreement with the
-   teacher are reported (`fit_report`).
+   teacher are reported (`fit_report`). With `gap_weight` each decision counts by what
+   the teacher sees at stake in it (`gap_weights`: its value of its choice minus that of
+   its next best option, capped).
 3. **Strength.** The new weights play `eval_games` duplicate deals against `tuned`
    (seats rotated, common deals), in this process; the round's win-rate difference with
    its 95% CI is kept in round-K/weights.json.
@@ -193,12 +196,14 @@ def _probs(X, group, w):
     return e / z[group], s, top, z
 
 
-def loss(X, group, chosen, w) -> float:
-    """Mean negative log-likelihood of the chosen options (per decision)."""
+def loss(X, group, chosen, w, weight=None) -> float:
+    """Mean negative log-likelihood of the chosen options (per decision; weight: one
+    weight per decision, mean 1, default equal)."""
     p, *_ = _probs(X, group, w)
     n = group[-1] + 1
     on = chosen > 0
-    return float(-(chosen[on] * np.log(np.maximum(p[on], 1e-300))).sum() / n)
+    c = chosen[on] if weight is None else chosen[on] * weight[group[on]]
+    return float(-(c * np.log(np.maximum(p[on], 1e-300))).sum() / n)
 
 
 def agreement(X, group, chosen, w) -> float:
@@ -210,30 +215,49 @@ def agreement(X, group, chosen, w) -> float:
     return float(chosen[first].sum() / n)
 
 
-def fit(X, group, chosen, l2=1e-3, w0=None, iters=30, tol=1e-7, prior=None):
+def gap_weights(group, chosen, value, cap):
+    """One weight per decision for the fit (`crates train --gap-weight`): 0.5 + the
+    teacher's value of its choice minus that of its next best option, at most `cap`
+    (points), scaled to mean 1, so that the decisions where the teacher sees the most at
+    stake count the most. Decisions without the teacher's values (NaN) count as gap 0."""
+    n = group[-1] + 1
+    v = np.where(np.isfinite(value), value, 0.0)
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, group, np.where(chosen > 0, v, -np.inf))
+    rest = np.full(n, -np.inf)
+    np.maximum.at(rest, group, np.where(chosen > 0, -np.inf, v))
+    gap = np.where(np.isfinite(best) & np.isfinite(rest), best - rest, 0.0)
+    weight = 0.5 + np.clip(gap, 0.0, cap)
+    return weight / weight.mean()
+
+
+def fit(X, group, chosen, l2=1e-3, w0=None, iters=30, tol=1e-7, prior=None, weight=None):
     """Softmax regression over each decision's options (conditional logit) with penalty
     l2 * |w - prior|^2 / 2 per decision (prior: zeros by default), by Newton's method;
-    `chosen` may be soft (each decision's rows summing to 1). Returns the weights."""
+    `chosen` may be soft (each decision's rows summing to 1); weight: one weight per
+    decision (mean 1; default equal, `gap_weights`). Returns the weights."""
     F = X.shape[1]
     n = group[-1] + 1
     prior = np.zeros(F) if prior is None else np.asarray(prior, dtype=np.float64)
     w = prior.copy() if w0 is None else np.asarray(w0, dtype=np.float64).copy()
+    dw = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
+    rw = None if weight is None else dw[group]
     for _ in range(iters):
         p, *_ = _probs(X, group, w)
         mean = np.zeros((n, F))
         np.add.at(mean, group, p[:, None] * X)
         target = np.zeros((n, F))
         np.add.at(target, group, chosen[:, None] * X)
-        grad = (mean - target).sum(axis=0) / n + l2 * (w - prior)
+        grad = (dw[:, None] * (mean - target)).sum(axis=0) / n + l2 * (w - prior)
         D = X - mean[group]
-        H = (D * p[:, None]).T @ D / n + l2 * np.eye(F)
+        H = (D * (p if rw is None else p * rw)[:, None]).T @ D / n + l2 * np.eye(F)
         step = np.linalg.solve(H, grad)
         # damped: halve the step until the loss goes down
-        f0 = loss(X, group, chosen, w) + 0.5 * l2 * (w - prior) @ (w - prior)
+        f0 = loss(X, group, chosen, w, weight) + 0.5 * l2 * (w - prior) @ (w - prior)
         t = 1.0
         while t > 1e-4:
             w1 = w - t * step
-            if loss(X, group, chosen, w1) + 0.5 * l2 * (w1 - prior) @ (w1 - prior) <= f0:
+            if loss(X, group, chosen, w1, weight) + 0.5 * l2 * (w1 - prior) @ (w1 - prior) <= f0:
                 break
             t /= 2
         w = w1
@@ -315,31 +339,36 @@ def _table_name(rules) -> str:
     return "partnerships" if rules.partnerships else "individual"
 
 
-def _settings(tables, teacher, games, sample, cap, seed, l2):
+def _settings(tables, teacher, games, sample, cap, seed, l2, per_table=False, gap_weight=0.0):
     return {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
             "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
-            "games": games, "sample": sample, "cap": cap, "seed": seed, "l2": l2}
+            "games": games, "sample": sample, "cap": cap, "seed": seed, "l2": l2,
+            **({"per_table": True} if per_table else {}),
+            **({"gap_weight": gap_weight} if gap_weight else {})}
 
 
 def command(tables, out, teacher, rounds, games, sample, cap, seed, l2=0.001,
-            per_table=False) -> str:
+            per_table=False, gap_weight=0.0) -> str:
     """The `crates train` command line of a run."""
     rules = tables[0]
     play = " --both" if len(tables) > 1 else "" if rules.partnerships else " --no-partnerships"
     return (f"crates train --preset {rules.preset_name} --players {rules.players}{play}"
             f"{' --per-table' if per_table else ''} --teacher {teacher} "
             f"--rounds {rounds} --games {games} --sample {sample:g} --cap {cap} --seed {seed} "
-            f"--l2 {l2:g} --out {out}")
+            f"--l2 {l2:g}{f' --gap-weight {gap_weight:g}' if gap_weight else ''} --out {out}")
 
 
 def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: float = 0.1,
           cap: int = 10_000, seed: int = 0, l2: float = 0.001, eval_games: int = 2000,
           workers: int | None = None, scheduler: str | None = None, overwrite: bool = False,
-          echo=print, progress: bool = False, per_table: bool = False) -> dict:
+          echo=print, progress: bool = False, per_table: bool = False,
+          gap_weight: float = 0.0) -> dict:
     """Expert iteration into the folder `out` (see the module doc). `rules`: a Rules, or a
     list of them (games alternate between them: `crates train --both`, partnerships and
     individual play); per_table: fit each table's weights on its own games (default: one
-    fit on all, used by both). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
+    fit on all, used by both); gap_weight > 0: weigh each decision in the fit by what the
+    teacher sees at stake in it, up to that many points (`gap_weights`; a pimc or expert
+    teacher). Returns {'weights', 'rounds': [per-round dict], 'wall'}."""
     from ..data.progress import Progress
     from ..strategies.apprentice import read_weights, tuned_weights, write_weights
     from ..strategy import parse_strategies
@@ -354,14 +383,18 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             raise CratesError(f"--{name.replace('_', '-')} must be at least {low}, not {value}")
     if not 0.0 < sample <= 1.0:
         raise CratesError(f"--sample must be in (0, 1], not {sample:g}")
+    if gap_weight < 0:
+        raise CratesError(f"--gap-weight must be 0 (off) or more, not {gap_weight:g}")
+    if gap_weight and teacher.split(":")[0] not in ("pimc", "expert"):
+        raise CratesError(f"--gap-weight needs a teacher that gives its value of every "
+                          f"option (pimc, expert), not {teacher!r}")
     if scheduler and workers is not None:
         raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = {**_settings(tables, teacher, games, sample, cap, seed, l2),
-                **({"per_table": True} if per_table else {})}
+    settings = _settings(tables, teacher, games, sample, cap, seed, l2, per_table, gap_weight)
     meta = out / "train.json"
     if meta.exists() and not overwrite:
         old = json.loads(meta.read_text())
@@ -373,7 +406,8 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             p.unlink()
     meta.write_text(json.dumps({"settings": settings,
                                 "command": command(tables, out, teacher, rounds, games, sample,
-                                                   cap, seed, l2, per_table)}, indent=1))
+                                                   cap, seed, l2, per_table, gap_weight)},
+                                indent=1))
     t0 = time.perf_counter()
     results = []
     w = None
@@ -409,7 +443,7 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
             os.replace(tmp, data)
         t_gen = time.perf_counter() - tr
         paths.append(data)
-        X, group, chosen, game, _value = load_decisions(paths)
+        X, group, chosen, game, value = load_decisions(paths)
         held = held_out(game)
         if not (~held).any() or not held.any():
             raise CratesError("too few decisions recorded to fit and check the weights: give "
@@ -422,8 +456,10 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         for i, t in enumerate(tables if per_table else tables[:1]):
             mine = ~held & ((game % len(tables) == i) if per_table else True)
             gi = np.unique(group[mine], return_inverse=True)[1]
+            weight = gap_weights(gi, chosen[mine], value[mine], gap_weight) if gap_weight else None
             fitted = np.round(fit(X[mine], gi, chosen[mine], l2=l2,
-                                  w0=None if w is None else w[_row(t)], prior=tuned_weights()), 6)
+                                  w0=None if w is None else w[_row(t)], prior=tuned_weights(),
+                                  weight=weight), 6)
             w_new[_row(t) if per_table and len(tables) > 1 else [0, 1]] = fitted
         info = {"round": r, **table_report(X, group, chosen, game, w_new, tables),
                 "generate_seconds": round(t_gen, 1), "fit_seconds": round(time.perf_counter() - tf, 1)}
@@ -452,6 +488,6 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
                                                "strength": results[best]["strength"],
                                                "command": command(tables, out, teacher, rounds,
                                                                   games, sample, cap, seed, l2,
-                                                                  per_table)})
+                                                                  per_table, gap_weight)})
     return {"weights": w, "best_round": best + 1, "rounds": results,
             "wall": time.perf_counter() - t0}
