@@ -149,11 +149,12 @@ def engine_table() -> np.ndarray:
     the apprentice's weights (loaded once per process)."""
     if not _ENGINE_TABLE:
         from ..strategies.apprentice import weights_address
-        from .indirect import STATE_ARGS, address_of
+        from .indirect import DECIDE_ARGS, STATE_ARGS, address_of
 
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
+        table[nb.ENGINE_DECIDE] = address_of(nb.decide, DECIDE_ARGS)
         table[nb.ENGINE_APPRENTICE] = weights_address()
         _ENGINE_TABLE.append(table)
     return _ENGINE_TABLE[0]
@@ -188,11 +189,16 @@ def _in_cache(dispatcher, sig) -> bool:
         return False
 
 
-def _ready(dispatcher, args) -> bool:
-    """Whether `dispatcher` is loaded or cached for `args`' types."""
-    from numba import typeof
+def _signature(args) -> tuple:
+    """The numba types of `args`: values (their types), or numba types already."""
+    from numba import typeof, types
 
-    sig = tuple(typeof(a) for a in args)
+    return tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+
+
+def _ready(dispatcher, args) -> bool:
+    """Whether `dispatcher` is loaded or cached for `args` (values or their types)."""
+    sig = _signature(args)
     return sig in dispatcher.overloads or _in_cache(dispatcher, sig)
 
 
@@ -204,9 +210,7 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     import sys
     import time
 
-    from numba import typeof
-
-    sig = tuple(typeof(a) for a in args)
+    sig = _signature(args)
     if sig in dispatcher.overloads or (not load and _in_cache(dispatcher, sig)):
         return 0.0
     try:  # what numba's own compile() does first, so that a miss can be announced
@@ -227,60 +231,46 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
+def _roots():
+    """The kernels that a run loads, as (kernel, argument types, what it is): the roots
+    of the engine. None of them compiles another: each calls the others by address
+    (the engine table, `engine_table`), so each is compiled once, on its own, and they
+    can be compiled side by side (`_side_by_side`). `play_on` plays the turns, `decide`
+    asks a seat's strategy (every built-in under it), `play_games_nb` drives a chunk of
+    games, `pressure_entry` takes a pressure."""
+    from numba import typeof
+
+    from .indirect import DECIDE_ARGS, DECISION_ARGS, STATE_ARGS
+
+    return [(nb.play_on, STATE_ARGS, "the engine"),
+            (nb.decide, DECIDE_ARGS, "the engine's decisions"),
+            (nb.play_games_nb, tuple(typeof(a) for a in _sample_args()), "the engine's drivers"),
+            (nb.pressure_entry, DECISION_ARGS, "the engine's pressures")]
+
+
 def _kernel_groups():
-    """The two groups of a cold start's side-by-side compile, as (kernel, argument types):
-    this process's, and the helper process's (`_compile_helper`). The types are those the
-    kernels' callers use (a test checks the cache holds one version of each). Here:
-    `decide`, with every strategy under it, which most kernels call, then the largest
-    helpers the turns inline (compiled before `play_on`, they are inlined from memory
-    there); in the helper: the
-    drivers (which call `play_on` by address, not the turns), then, once `decide` is in
-    the cache, the deal (its upcard may need a decision) and the draws. `play_on`, which
-    calls them all, is compiled last, here, loading them from the cache."""
-    from numba import typeof, types
-
-    from .actions_nb import draw_n, draw_one
-    from .counts_nb import count_resolved, draw_count
-    from .crates_nb import crates_effect, settle_penalties
-    from .decide_nb import call_fast, decide, play_chosen
-    from .drivers_nb import deal_hand
-    from .eights_nb import eights_play, pass_turn
-
-    G, i, u = types.int64[::1], types.int64, types.uint64
-    decide_sig = (G, i, i, i, i)
-    main = [(decide, decide_sig), (play_chosen, (G, i, i)), (eights_play, (G, i, i)),
-            (call_fast, decide_sig), (crates_effect, (G, i, i))]
-    helper = [(nb.play_games_nb, tuple(typeof(a) for a in _sample_args())),
-              (decide, decide_sig),  # waited for: the main process compiles it
-              (deal_hand, (G, u, i, i)), (draw_one, (G, i, i)), (draw_n, (G, i, i, i)),
-              (draw_count, (G, i)), (count_resolved, (G,)), (settle_penalties, (G,)),
-              (pass_turn, (G, i))]
-    return main, helper
-
-
-#: the helper's entry that it waits for instead of compiling (`_kernel_groups`)
-_WAITED = 1
+    """The two groups of a cold start's side-by-side compile (`_side_by_side`), as
+    (kernel, argument types): this process's, and the helper process's
+    (`_compile_helper`). Balanced on CPU seconds measured one by one in a fresh
+    process (load 4-8): `play_on` 9.2 then `pressure_entry` 0.5 here; `decide` 6.5 then
+    the drivers 5.4 in the helper, which also starts Python and numba anew."""
+    play_on, decide, drivers, pressure = ((k, sig) for k, sig, _ in _roots())
+    return [play_on, pressure], [decide, drivers]
 
 
 def _compile_helper() -> None:
     """The helper process of a cold start (`_side_by_side`): compile its group into the
-    cache, waiting for `decide` (the main process's first) instead of compiling it too."""
-    import time
-
+    cache."""
     _main, helper = _kernel_groups()
-    for k, (kernel, sig) in enumerate(helper):
-        if k == _WAITED:  # decide: wait for the main process's (10 minutes at most)
-            deadline = time.monotonic() + 600
-            while not _in_cache(kernel, sig) and time.monotonic() < deadline:
-                time.sleep(0.1)
+    for kernel, sig in helper:
         kernel.compile(sig)
 
 
 def _side_by_side() -> float:
-    """A cold start on two cores or more: compile the engine's kernel groups in this process
-    and in a helper process side by side, into the one cache; `play_on` and the drivers
-    then load them. Says so on stderr (one line), as `_load_or_compile` does. Returns the
-    seconds spent; 0.0 on one core (`_load_or_compile` compiles it all then)."""
+    """A cold start on two cores or more: compile the engine's roots in this process and
+    in a helper process side by side, into the one cache (`_kernel_groups`). Says so on
+    stderr (one line), as `_load_or_compile` does. Returns the seconds spent; 0.0 on one
+    core (`_load_or_compile` compiles it all then)."""
     import subprocess
     import sys
     import time
@@ -299,8 +289,7 @@ def _side_by_side() -> float:
         main, _helper = _kernel_groups()
         for kernel, sig in main:
             kernel.compile(sig)
-        helper.wait()  # its kernels are in the cache now (what it failed to, play_on compiles)
-        nb.play_on.compile((main[0][1][0],))  # (int64[::1],)
+        helper.wait()  # its kernels are in the cache now (what it failed to, prepare compiles)
     finally:
         if helper.poll() is None:
             helper.kill()
@@ -324,12 +313,12 @@ def prepare(specs=(), load: bool = True) -> float:
     agents = python_specs(specs)  # Python agents need no compile (crates_sim.play.pyagent)
     if agents:
         specs = [s for s in specs if s not in agents]
-    state = (np.zeros(1, dtype=np.int64),)
     seconds = 0.0
-    if not _ready(nb.play_on, state):  # a cold start: the kernel groups side by side
+    roots = _roots()
+    if not _ready(nb.play_on, roots[0][1]):  # a cold start: the roots side by side
         seconds += _side_by_side()
-    seconds += _load_or_compile(nb.play_on, state, "the engine", load)
-    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
+    for kernel, sig, what in roots:
+        seconds += _load_or_compile(kernel, sig, what, load)
     from ..strategy import EXTERNAL
 
     specs = lineup(specs)  # parsed once (a Lineup from parse_strategies is not parsed again)

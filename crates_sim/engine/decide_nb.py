@@ -64,9 +64,11 @@ from .dispatch_nb import (
     reads_table,
 )
 from .fixedview import fixed_view
-from .indirect import call_decision
+from .indirect import call_decide, call_decision
 from .jit import kernel, leaf
 from .state_nb import (
+    ENG0,
+    ENGINE_DECIDE,
     FN0,
     N_PARAMS,
     OBS0,
@@ -328,6 +330,16 @@ def greedy_choice(G, p, phase, n_opts):
 
 
 @leaf
+def decided(G, p, phase, n_opts, played):
+    """`decide(G, p, phase, n_opts, played)` through the engine table (slot ENGINE_DECIDE):
+    compiled once, on its own, instead of again inside every kernel that decides (it
+    carries every built-in strategy: inlined at each place that decides, it was most of
+    a cold compile's work). Random and greedy seats, most turns, never come here
+    (`decide_fast`)."""
+    return call_decide(G[ENG0 + ENGINE_DECIDE], G, p, phase, n_opts, played)
+
+
+@leaf
 def decide_fast(G, p, phase, n_opts, played):
     """`decide`, with the built-in random and greedy strategies called inline
     (`random_choice`, `greedy_choice`): one kernel call less per decision."""
@@ -340,7 +352,7 @@ def decide_fast(G, p, phase, n_opts, played):
             return small(g.opts[greedy_choice(G, p, phase, n_opts)])
     # (an option is below 64: `small` tells LLVM so, and the tables it indexes lose
     # their negative-index wraparound)
-    return small(decide(G, p, phase, n_opts, played))
+    return small(decided(G, p, phase, n_opts, played))
 
 @leaf
 def suit_options(G, card, cur_suit, phase):

@@ -38,8 +38,12 @@ def _jit(**options):
     return decorate
 
 
-kernel = _jit(_nrt=False)
-allocating = _jit()
+#: forceinline=False said, not left out: numba lets a function compiled from inside a
+#: caller's compile inherit the caller's unset flags, so a kernel first compiled under a
+#: `leaf` became forceinline itself (LLVM's alwaysinline), and was inlined, or not,
+#: depending on which caller happened to compile it first
+kernel = _jit(_nrt=False, forceinline=False)
+allocating = _jit(forceinline=False)
 #: small hot helpers, inlined into their callers by LLVM (forceinline: the function gets
 #: LLVM's alwaysinline). Measured on this engine: numba's IR-level inlining
 #: (inline="always") compiled several times slower for the same run time.
