@@ -252,8 +252,8 @@ def _kernel_groups():
     """The two groups of a cold start's side-by-side compile (`_side_by_side`), as
     (kernel, argument types): this process's, and the helper process's
     (`_compile_helper`). Balanced on CPU seconds measured one by one in a fresh
-    process (load 4-8): `play_on` 9.2 then `pressure_entry` 0.5 here; `decide` 6.5 then
-    the drivers 5.4 in the helper, which also starts Python and numba anew."""
+    process (load 3-4): `play_on` 7.7 then `pressure_entry` 0.3 here; `decide` 4.9 then
+    the drivers 4.6 in the helper, which also starts Python and numba anew."""
     play_on, decide, drivers, pressure = ((k, sig) for k, sig, _ in _roots())
     return [play_on, pressure], [decide, drivers]
 
