@@ -140,30 +140,40 @@ def _raised(specs, seed, game_start, n_games, exc) -> CratesError:
                        f"games {game_start}..{game_start + n_games - 1})")
 
 
-_ENGINE_TABLE = []
+_ENGINE_TABLES = {}
 
 
-def engine_table() -> np.ndarray:
+def engine_table(decide: bool = True) -> np.ndarray:
     """The addresses of the engine kernels that other kernels call by address (slots
     engine_nb.ENGINE_*), loaded or compiled in this process on first use, and that of
-    the apprentice's weights (loaded once per process)."""
-    if not _ENGINE_TABLE:
+    the apprentice's weights (loaded once per process). decide=False: for a run whose
+    seats are all random or greedy (`needs_decide`), the decide slot holds `no_decide`,
+    and `decide` is not loaded (nor compiled)."""
+    if decide not in _ENGINE_TABLES:
         from ..strategies.apprentice import weights_address
         from .indirect import DECIDE_ARGS, STATE_ARGS, address_of
 
+        if decide:  # (a run of random and greedy seats does without it: said if compiled)
+            _load_or_compile(nb.decide, DECIDE_ARGS, "the engine's decisions")
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
-        table[nb.ENGINE_DECIDE] = address_of(nb.decide, DECIDE_ARGS)
+        table[nb.ENGINE_DECIDE] = address_of(nb.decide if decide else nb.no_decide, DECIDE_ARGS)
         table[nb.ENGINE_APPRENTICE] = weights_address()
-        _ENGINE_TABLE.append(table)
-    return _ENGINE_TABLE[0]
+        _ENGINE_TABLES[decide] = table
+    return _ENGINE_TABLES[decide]
+
+
+def needs_decide(specs) -> bool:
+    """Whether a run of `specs` may ask `decide`: any seat but a random or greedy one
+    (those are decided inline, `decide_nb.decide_fast`)."""
+    return any(name not in ("random", "greedy") for name, _ in lineup(specs).parsed)
 
 
 def _kernel_args(R, ids, params, addrs, seed, game_start, n_games, want_rows, games_out,
-                 win_out, rows, log, log_on, stats, err, engine=None):
+                 win_out, rows, log, log_on, stats, err, engine=None, decide=True):
     """The argument tuple of `play_games_nb`, in the one set of types it is compiled for."""
-    engine = engine_table() if engine is None else engine
+    engine = engine_table(decide) if engine is None else engine
     return (R, ids, params, addrs, engine, np.uint64(seed), int(game_start), int(n_games),
             bool(want_rows), games_out, win_out, rows, log, int(log_on), stats, err)
 
@@ -231,44 +241,49 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
-def _roots():
+def _roots(decide: bool = True):
     """The kernels that a run loads, as (kernel, argument types, what it is): the roots
     of the engine. None of them compiles another: each calls the others by address
     (the engine table, `engine_table`), so each is compiled once, on its own, and they
     can be compiled side by side (`_side_by_side`). `play_on` plays the turns, `decide`
-    asks a seat's strategy (every built-in under it), `play_games_nb` drives a chunk of
+    asks a seat's strategy (every built-in under it; with decide=False, for random and
+    greedy seats only, `no_decide` stands in for it), `play_games_nb` drives a chunk of
     games, `pressure_entry` takes a pressure."""
     from numba import typeof
 
     from .indirect import DECIDE_ARGS, DECISION_ARGS, STATE_ARGS
 
     return [(nb.play_on, STATE_ARGS, "the engine"),
-            (nb.decide, DECIDE_ARGS, "the engine's decisions"),
+            (nb.decide, DECIDE_ARGS, "the engine's decisions") if decide else
+            (nb.no_decide, DECIDE_ARGS, "the engine"),
             (nb.play_games_nb, tuple(typeof(a) for a in _sample_args()), "the engine's drivers"),
             (nb.pressure_entry, DECISION_ARGS, "the engine's pressures")]
 
 
-def _kernel_groups():
+def _kernel_groups(decide: bool = False):
     """The two groups of a cold start's side-by-side compile (`_side_by_side`), as
     (kernel, argument types): this process's, and the helper process's
-    (`_compile_helper`). Balanced on CPU seconds measured one by one in a fresh
-    process (load 3-4): `play_on` 7.7 then `pressure_entry` 0.3 here; `decide` 4.9 then
-    the drivers 4.6 in the helper, which also starts Python and numba anew."""
-    play_on, decide, drivers, pressure = ((k, sig) for k, sig, _ in _roots())
-    return [play_on, pressure], [decide, drivers]
+    (`_compile_helper`), of `_roots(decide)`. Balanced on CPU seconds measured one by
+    one in a fresh process (load 3-4): `play_on` 7.7 here; the drivers 5.2, then
+    `pressure_entry` 0.3 and `no_decide` in the helper, which also starts Python and
+    numba anew; with `decide` (4.9), it goes to the helper and the pressures come here."""
+    play_on, deciding, drivers, pressure = ((k, sig) for k, sig, _ in _roots(decide))
+    if decide:
+        return [play_on, pressure], [deciding, drivers]
+    return [play_on], [drivers, pressure, deciding]
 
 
-def _compile_helper() -> None:
+def _compile_helper(decide: bool = False) -> None:
     """The helper process of a cold start (`_side_by_side`): compile its group into the
     cache."""
-    _main, helper = _kernel_groups()
+    _main, helper = _kernel_groups(decide)
     for kernel, sig in helper:
         kernel.compile(sig)
 
 
-def _side_by_side() -> float:
+def _side_by_side(decide: bool) -> float:
     """A cold start on two cores or more: compile the engine's roots in this process and
-    in a helper process side by side, into the one cache (`_kernel_groups`). Says so on
+    in a helper process side by side, into the one cache (`_kernel_groups(decide)`). Says so on
     stderr (one line), as `_load_or_compile` does. Returns the seconds spent; 0.0 on one
     core (`_load_or_compile` compiles it all then)."""
     import subprocess
@@ -283,10 +298,11 @@ def _side_by_side() -> float:
     print("compiling the engine (first run on this machine, on 2 cores) ...", end="",
           file=sys.stderr, flush=True)
     helper = subprocess.Popen(
-        [sys.executable, "-c", "from crates_sim.engine.api import _compile_helper; _compile_helper()"],
+        [sys.executable, "-c",
+         f"from crates_sim.engine.api import _compile_helper; _compile_helper({decide})"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        main, _helper = _kernel_groups()
+        main, _helper = _kernel_groups(decide)
         for kernel, sig in main:
             kernel.compile(sig)
         helper.wait()  # its kernels are in the cache now (what it failed to, prepare compiles)
@@ -314,9 +330,10 @@ def prepare(specs=(), load: bool = True) -> float:
     if agents:
         specs = [s for s in specs if s not in agents]
     seconds = 0.0
-    roots = _roots()
+    decide = needs_decide(specs)  # random and greedy seats only: no `decide` (engine_table)
+    roots = _roots(decide)
     if not _ready(nb.play_on, roots[0][1]):  # a cold start: the roots side by side
-        seconds += _side_by_side()
+        seconds += _side_by_side(decide)
     for kernel, sig, what in roots:
         seconds += _load_or_compile(kernel, sig, what, load)
     from ..strategy import EXTERNAL
@@ -351,6 +368,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
     specs = lineup(specs)
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr
+    decide = needs_decide(specs)
     addrs = addresses(specs)
     n = rules.players
     games_out = new_game_rows(n_games * n)
@@ -370,7 +388,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
         args = _kernel_args(R, ids, params, addrs, seed, game_start + done, left, want_rows,
                             tuple(c[done * n:] for c in games_out), win_out[done * n:], rows,
                             log, log_on,
-                            stats, err)
+                            stats, err, decide=decide)
         try:
             played = nb.play_games_nb(*args)
         except NumbaError as exc:

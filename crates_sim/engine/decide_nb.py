@@ -294,6 +294,23 @@ def decide(G, p, phase, n_opts, played):
     st[S_PICK] = k
     return small(opts[k])
 
+@kernel
+def no_decide(G, p, phase, n_opts, played):
+    """What the engine table holds instead of `decide` for a run whose seats are all random
+    or greedy (decided inline: `decide_fast`), which never asks `decide`: then `decide`,
+    with every other built-in under it, need not be compiled (`engine.engine_table`). Never
+    reached; if it were, the hand ends with the decision reported as an illegal choice."""
+    st = unpack(G).st
+    if st[S_ERROR] == 0:
+        st[S_ERROR] = 1
+        st[S_ERR_SEAT] = p
+        st[S_ERR_PHASE] = phase
+        st[S_ERR_CHOICE] = -1
+        st[S_ERR_HAND] = st[S_HAND]
+    end_hand(G, REASON_CAP, -1)
+    st[S_PICK] = 0
+    return small(unpack(G).opts[0])
+
 @leaf
 def random_choice(G, p, phase, n_opts):
     """The option index the built-in random strategy (id 0) of seat p picks among
