@@ -241,6 +241,19 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
+_DRIVER_TYPES = []
+
+
+def _driver_types() -> tuple:
+    """The argument types of `play_games_nb` (`_sample_args`'), found once per process:
+    `prepare` runs for every chunk."""
+    if not _DRIVER_TYPES:
+        from numba import typeof
+
+        _DRIVER_TYPES.append(tuple(typeof(a) for a in _sample_args()))
+    return _DRIVER_TYPES[0]
+
+
 def _roots(decide: bool = True):
     """The kernels that a run loads, as (kernel, argument types, what it is): the roots
     of the engine. None of them compiles another: each calls the others by address
@@ -249,14 +262,12 @@ def _roots(decide: bool = True):
     asks a seat's strategy (every built-in under it; with decide=False, for random and
     greedy seats only, `no_decide` stands in for it), `play_games_nb` drives a chunk of
     games, `pressure_entry` takes a pressure."""
-    from numba import typeof
-
     from .indirect import DECIDE_ARGS, DECISION_ARGS, STATE_ARGS
 
     return [(nb.play_on, STATE_ARGS, "the engine"),
             (nb.decide, DECIDE_ARGS, "the engine's decisions") if decide else
             (nb.no_decide, DECIDE_ARGS, "the engine"),
-            (nb.play_games_nb, tuple(typeof(a) for a in _sample_args()), "the engine's drivers"),
+            (nb.play_games_nb, _driver_types(), "the engine's drivers"),
             (nb.pressure_entry, DECISION_ARGS, "the engine's pressures")]
 
 
