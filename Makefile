@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup demo test bench lint clean
 
-# setup ends by loading (or, on a new machine, compiling: 30-40 s) the engine into
+# setup ends by loading (or, on a new machine, compiling: 15-25 s) the engine into
 # numba's cache, so that demo and test start warm
 setup: $(STAMP)
 	$(BIN)/crates compile

@@ -18,12 +18,12 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_COUNT,
 )
-from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.jit import leaf
 from crates_sim.engine.rng_nb import rand_below, rand_unit
 from crates_sim.view import value
 
 
-@kernel
+@leaf
 def announces(params, rng):
     """1 to announce a last card; 0 with probability params[0] (`forget`)."""
     if params[0] > 0.0 and rand_unit(rng, 0) < params[0]:
@@ -43,7 +43,7 @@ def random_nb(params, obs, hand, pile, options, rng):
     return rand_below(rng, 0, n)
 
 
-@kernel
+@leaf
 def longest_suit(hand, options):
     """Index of the option suit held most often (ties: the first option)."""
     best = 0
@@ -59,7 +59,7 @@ def longest_suit(hand, options):
     return best
 
 
-@kernel
+@leaf
 def greedy_nb(params, obs, hand, pile, options, rng):
     """Sheds its highest-scoring legal card; calls its longest suit; never draws by choice."""
     phase = obs[O_PHASE]

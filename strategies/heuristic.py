@@ -5,9 +5,10 @@ Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
 
     fn(params, obs, hand, pile, options, rng) -> int
 
-The kernels are compiled without reference counting (`crates_sim.engine.jit.kernel`): they use
-scalar loops only and never allocate. Every one returns an index in [0, n_options). The
-small helpers they call per option and per seat are `leaf`s (inlined by LLVM): a call
+The kernels are compiled without reference counting (`crates_sim.engine.jit.leaf`): they use
+scalar loops only and never allocate. Every one returns an index in [0, n_options). They
+and the small helpers they call per option and per seat are `leaf`s (inlined by LLVM):
+the engine's `decide` (`dispatch_nb.choose_nb`) carries them all inline, and a call
 each would cost more than the helper's own work.
 
 Card effects (which cards are wild, who a 7 or a jack hits) are read from the copy of the
@@ -37,7 +38,7 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
 )
-from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.jit import leaf
 from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.strategies.builtin import greedy_nb, longest_suit
 from crates_sim.view import (
@@ -190,7 +191,7 @@ def first_card(options):
 
 
 # ================================================================ hoard3 / dump3
-@kernel
+@leaf
 def hoard3_nb(params, obs, hand, pile, options, rng):
     """Save your threes: greedy (sheds its highest-scoring legal card, calls its longest
     suit, never draws by choice), but plays a 3 only when no other legal card exists.
@@ -209,7 +210,7 @@ def hoard3_nb(params, obs, hand, pile, options, rng):
     return best
 
 
-@kernel
+@leaf
 def dump3_nb(params, obs, hand, pile, options, rng):
     """Shed your threes: plays a legal 3 whenever it has one, otherwise greedy. The control
     for the 3-hoarding question.
@@ -231,7 +232,7 @@ def dump3_nb(params, obs, hand, pile, options, rng):
 
 
 # ================================================================ keep3
-@kernel
+@leaf
 def keep3_nb(params, obs, hand, pile, options, rng):
     """How much is a 3 worth keeping? Greedy shedding (the highest-scoring legal card; calls
     its longest suit; never draws by choice), except that a 3 scores its value minus its
@@ -298,7 +299,7 @@ def all_hits(obs, card, phase, leader_weight):
     return h
 
 
-@kernel
+@leaf
 def aggressive_nb(params, obs, hand, pile, options, rng):
     """Hit the leader: aims 2s, 4s, 5s and 7s (every card that makes a player draw or lose a
     turn) at the opponent with the best game total and at anyone on last card; keeps 8s and
@@ -353,7 +354,7 @@ def partner_suit(obs, pile):
     return pile[at] % 4
 
 
-@kernel
+@leaf
 def partner_nb(params, obs, hand, pile, options, rng):
     """Play for the team: greedy shedding, but never feeds the partner (no 7 at the partner,
     no 5 while the partner is on last card: each only when nothing else is legal), calls the
@@ -409,13 +410,13 @@ def partner_nb(params, obs, hand, pile, options, rng):
 
 
 # ================================================================ weights
-@kernel
+@leaf
 def weights_nb(params, obs, hand, pile, options, rng):
     """A linear scorer for tuning runs (`weights_choice` without noise)."""
     return weights_decision(params, obs, hand, options, rng, False)
 
 
-@kernel
+@leaf
 def softmax_nb(params, obs, hand, pile, options, rng):
     """`weights` randomised: option i is played with probability proportional to
     exp(sum(w_j * feature_ij)), the weights params[0..7] (a temperature T is folded in:

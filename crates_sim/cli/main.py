@@ -142,8 +142,10 @@ def strategies():
 def compile(strategies):
     """Compile the engine into numba's cache, so that the first run starts at once.
 
-    The first command on a machine (or after an upgrade) compiles the engine, 30-40 s
+    The first command on a machine (or after an upgrade) compiles the engine, 15-25 s
     on two cores, and every later command loads it from the cache in about a second.
+    The strategies but random and greedy go through the engine's decisions, compiled
+    (about 5 s, once) by the first run that has one, or here with --strategies.
     `make setup` runs this; any command does it by itself when the cache is cold.
 
     \b

@@ -55,6 +55,11 @@ PLAIN_COMPRESSION = "lz4"
 INT_ENCODING = "DELTA_BINARY_PACKED"
 HAND_PLAIN_COLUMNS = frozenset({"game", "hand", "size", "dealer", "pos", "seat", "turns",
                                 "moves", "choices", "options", "pressures", "pressure_points", "rotation", "entry", "team"})
+#: the same for games/: the seat and team columns (a pattern of period players) and
+#: capped_hands (nearly always 0). Measured on 20,000-game chunks' games/ files, CPU
+#: of the write (fsync aside), min of 21: crazy-eights 5.37 -> 4.68 ms, classic 5.54 ->
+#: 4.99, serbian 5.42 -> 4.92; sizes within 0.3%; read back by polars 10% faster
+GAME_PLAIN_COLUMNS = frozenset({"seat", "team", "capped_hands"})
 STATISTICS = ["game", "hand", "seat"]
 #: Arrow hands the encoder this many rows at a time (its default, 1,024, costs a call per
 #: column every 1,024 rows), and a file's row groups hold up to ROW_GROUP_ROWS rows (a
@@ -267,7 +272,7 @@ def write_chunk(out, index: int, games: pa.Table, hands: pa.Table | None = None)
         write_parquet_atomic(hands, out / HANDS / chunk_name(index), plain=HAND_PLAIN_COLUMNS)
         stats["hand_rows"] = hands.num_rows
     (out / GAMES).mkdir(parents=True, exist_ok=True)
-    write_parquet_atomic(games, out / GAMES / chunk_name(index))
+    write_parquet_atomic(games, out / GAMES / chunk_name(index), plain=GAME_PLAIN_COLUMNS)
     return stats
 
 

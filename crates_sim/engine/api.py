@@ -140,29 +140,40 @@ def _raised(specs, seed, game_start, n_games, exc) -> CratesError:
                        f"games {game_start}..{game_start + n_games - 1})")
 
 
-_ENGINE_TABLE = []
+_ENGINE_TABLES = {}
 
 
-def engine_table() -> np.ndarray:
+def engine_table(decide: bool = True) -> np.ndarray:
     """The addresses of the engine kernels that other kernels call by address (slots
     engine_nb.ENGINE_*), loaded or compiled in this process on first use, and that of
-    the apprentice's weights (loaded once per process)."""
-    if not _ENGINE_TABLE:
+    the apprentice's weights (loaded once per process). decide=False: for a run whose
+    seats are all random or greedy (`needs_decide`), the decide slot holds `no_decide`,
+    and `decide` is not loaded (nor compiled)."""
+    if decide not in _ENGINE_TABLES:
         from ..strategies.apprentice import weights_address
-        from .indirect import STATE_ARGS, address_of
+        from .indirect import DECIDE_ARGS, STATE_ARGS, address_of
 
+        if decide:  # (a run of random and greedy seats does without it: said if compiled)
+            _load_or_compile(nb.decide, DECIDE_ARGS, "the engine's decisions")
         table = np.zeros(nb.N_ENGINE, dtype=np.int64)
         table[nb.ENGINE_PLAY_ON] = address_of(nb.play_on, STATE_ARGS)
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
+        table[nb.ENGINE_DECIDE] = address_of(nb.decide if decide else nb.no_decide, DECIDE_ARGS)
         table[nb.ENGINE_APPRENTICE] = weights_address()
-        _ENGINE_TABLE.append(table)
-    return _ENGINE_TABLE[0]
+        _ENGINE_TABLES[decide] = table
+    return _ENGINE_TABLES[decide]
+
+
+def needs_decide(specs) -> bool:
+    """Whether a run of `specs` may ask `decide`: any seat but a random or greedy one
+    (those are decided inline, `decide_nb.decide_fast`)."""
+    return any(name not in ("random", "greedy") for name, _ in lineup(specs).parsed)
 
 
 def _kernel_args(R, ids, params, addrs, seed, game_start, n_games, want_rows, games_out,
-                 win_out, rows, log, log_on, stats, err, engine=None):
+                 win_out, rows, log, log_on, stats, err, engine=None, decide=True):
     """The argument tuple of `play_games_nb`, in the one set of types it is compiled for."""
-    engine = engine_table() if engine is None else engine
+    engine = engine_table(decide) if engine is None else engine
     return (R, ids, params, addrs, engine, np.uint64(seed), int(game_start), int(n_games),
             bool(want_rows), games_out, win_out, rows, log, int(log_on), stats, err)
 
@@ -188,11 +199,16 @@ def _in_cache(dispatcher, sig) -> bool:
         return False
 
 
-def _ready(dispatcher, args) -> bool:
-    """Whether `dispatcher` is loaded or cached for `args`' types."""
-    from numba import typeof
+def _signature(args) -> tuple:
+    """The numba types of `args`: values (their types), or numba types already."""
+    from numba import typeof, types
 
-    sig = tuple(typeof(a) for a in args)
+    return tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+
+
+def _ready(dispatcher, args) -> bool:
+    """Whether `dispatcher` is loaded or cached for `args` (values or their types)."""
+    sig = _signature(args)
     return sig in dispatcher.overloads or _in_cache(dispatcher, sig)
 
 
@@ -204,9 +220,7 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     import sys
     import time
 
-    from numba import typeof
-
-    sig = tuple(typeof(a) for a in args)
+    sig = _signature(args)
     if sig in dispatcher.overloads or (not load and _in_cache(dispatcher, sig)):
         return 0.0
     try:  # what numba's own compile() does first, so that a miss can be announced
@@ -227,60 +241,62 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     return seconds
 
 
-def _kernel_groups():
-    """The two groups of a cold start's side-by-side compile, as (kernel, argument types):
-    this process's, and the helper process's (`_compile_helper`). The types are those the
-    kernels' callers use (a test checks the cache holds one version of each). Here:
-    `decide`, with every strategy under it, which most kernels call, then the largest
-    helpers the turns inline (compiled before `play_on`, they are inlined from memory
-    there); in the helper: the
-    drivers (which call `play_on` by address, not the turns), then, once `decide` is in
-    the cache, the deal (its upcard may need a decision) and the draws. `play_on`, which
-    calls them all, is compiled last, here, loading them from the cache."""
-    from numba import typeof, types
-
-    from .actions_nb import draw_n, draw_one
-    from .counts_nb import count_resolved, draw_count
-    from .crates_nb import crates_effect, settle_penalties
-    from .decide_nb import call_fast, decide, play_chosen
-    from .drivers_nb import deal_hand
-    from .eights_nb import eights_play, pass_turn
-
-    G, i, u = types.int64[::1], types.int64, types.uint64
-    decide_sig = (G, i, i, i, i)
-    main = [(decide, decide_sig), (play_chosen, (G, i, i)), (eights_play, (G, i, i)),
-            (call_fast, decide_sig), (crates_effect, (G, i, i))]
-    helper = [(nb.play_games_nb, tuple(typeof(a) for a in _sample_args())),
-              (decide, decide_sig),  # waited for: the main process compiles it
-              (deal_hand, (G, u, i, i)), (draw_one, (G, i, i)), (draw_n, (G, i, i, i)),
-              (draw_count, (G, i)), (count_resolved, (G,)), (settle_penalties, (G,)),
-              (pass_turn, (G, i))]
-    return main, helper
+_DRIVER_TYPES = []
 
 
-#: the helper's entry that it waits for instead of compiling (`_kernel_groups`)
-_WAITED = 1
+def _driver_types() -> tuple:
+    """The argument types of `play_games_nb` (`_sample_args`'), found once per process:
+    `prepare` runs for every chunk."""
+    if not _DRIVER_TYPES:
+        from numba import typeof
+
+        _DRIVER_TYPES.append(tuple(typeof(a) for a in _sample_args()))
+    return _DRIVER_TYPES[0]
 
 
-def _compile_helper() -> None:
+def _roots(decide: bool = True):
+    """The kernels that a run loads, as (kernel, argument types, what it is): the roots
+    of the engine. None of them compiles another: each calls the others by address
+    (the engine table, `engine_table`), so each is compiled once, on its own, and they
+    can be compiled side by side (`_side_by_side`). `play_on` plays the turns, `decide`
+    asks a seat's strategy (every built-in under it; with decide=False, for random and
+    greedy seats only, `no_decide` stands in for it), `play_games_nb` drives a chunk of
+    games, `pressure_entry` takes a pressure."""
+    from .indirect import DECIDE_ARGS, DECISION_ARGS, STATE_ARGS
+
+    return [(nb.play_on, STATE_ARGS, "the engine"),
+            (nb.decide, DECIDE_ARGS, "the engine's decisions") if decide else
+            (nb.no_decide, DECIDE_ARGS, "the engine"),
+            (nb.play_games_nb, _driver_types(), "the engine's drivers"),
+            (nb.pressure_entry, DECISION_ARGS, "the engine's pressures")]
+
+
+def _kernel_groups(decide: bool = False):
+    """The two groups of a cold start's side-by-side compile (`_side_by_side`), as
+    (kernel, argument types): this process's, and the helper process's
+    (`_compile_helper`), of `_roots(decide)`. Balanced on CPU seconds measured one by
+    one in a fresh process (load 3-4): `play_on` 7.7 here; the drivers 5.2, then
+    `pressure_entry` 0.3 and `no_decide` in the helper, which also starts Python and
+    numba anew; with `decide` (4.9), it goes to the helper and the pressures come here."""
+    play_on, deciding, drivers, pressure = ((k, sig) for k, sig, _ in _roots(decide))
+    if decide:
+        return [play_on, pressure], [deciding, drivers]
+    return [play_on], [drivers, pressure, deciding]
+
+
+def _compile_helper(decide: bool = False) -> None:
     """The helper process of a cold start (`_side_by_side`): compile its group into the
-    cache, waiting for `decide` (the main process's first) instead of compiling it too."""
-    import time
-
-    _main, helper = _kernel_groups()
-    for k, (kernel, sig) in enumerate(helper):
-        if k == _WAITED:  # decide: wait for the main process's (10 minutes at most)
-            deadline = time.monotonic() + 600
-            while not _in_cache(kernel, sig) and time.monotonic() < deadline:
-                time.sleep(0.1)
+    cache."""
+    _main, helper = _kernel_groups(decide)
+    for kernel, sig in helper:
         kernel.compile(sig)
 
 
-def _side_by_side() -> float:
-    """A cold start on two cores or more: compile the engine's kernel groups in this process
-    and in a helper process side by side, into the one cache; `play_on` and the drivers
-    then load them. Says so on stderr (one line), as `_load_or_compile` does. Returns the
-    seconds spent; 0.0 on one core (`_load_or_compile` compiles it all then)."""
+def _side_by_side(decide: bool) -> float:
+    """A cold start on two cores or more: compile the engine's roots in this process and
+    in a helper process side by side, into the one cache (`_kernel_groups(decide)`). Says so on
+    stderr (one line), as `_load_or_compile` does. Returns the seconds spent; 0.0 on one
+    core (`_load_or_compile` compiles it all then)."""
     import subprocess
     import sys
     import time
@@ -293,14 +309,14 @@ def _side_by_side() -> float:
     print("compiling the engine (first run on this machine, on 2 cores) ...", end="",
           file=sys.stderr, flush=True)
     helper = subprocess.Popen(
-        [sys.executable, "-c", "from crates_sim.engine.api import _compile_helper; _compile_helper()"],
+        [sys.executable, "-c",
+         f"from crates_sim.engine.api import _compile_helper; _compile_helper({decide})"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        main, _helper = _kernel_groups()
+        main, _helper = _kernel_groups(decide)
         for kernel, sig in main:
             kernel.compile(sig)
-        helper.wait()  # its kernels are in the cache now (what it failed to, play_on compiles)
-        nb.play_on.compile((main[0][1][0],))  # (int64[::1],)
+        helper.wait()  # its kernels are in the cache now (what it failed to, prepare compiles)
     finally:
         if helper.poll() is None:
             helper.kill()
@@ -324,12 +340,13 @@ def prepare(specs=(), load: bool = True) -> float:
     agents = python_specs(specs)  # Python agents need no compile (crates_sim.play.pyagent)
     if agents:
         specs = [s for s in specs if s not in agents]
-    state = (np.zeros(1, dtype=np.int64),)
     seconds = 0.0
-    if not _ready(nb.play_on, state):  # a cold start: the kernel groups side by side
-        seconds += _side_by_side()
-    seconds += _load_or_compile(nb.play_on, state, "the engine", load)
-    seconds += _load_or_compile(nb.play_games_nb, _sample_args(), "the engine's drivers", load)
+    decide = needs_decide(specs)  # random and greedy seats only: no `decide` (engine_table)
+    roots = _roots(decide)
+    if not _ready(nb.play_on, roots[0][1]):  # a cold start: the roots side by side
+        seconds += _side_by_side(decide)
+    for kernel, sig, what in roots:
+        seconds += _load_or_compile(kernel, sig, what, load)
     from ..strategy import EXTERNAL
 
     specs = lineup(specs)  # parsed once (a Lineup from parse_strategies is not parsed again)
@@ -362,6 +379,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
     specs = lineup(specs)
     ids, params = resolve(specs)
     prepare(specs)  # a cold cache: compiles, and says so on stderr
+    decide = needs_decide(specs)
     addrs = addresses(specs)
     n = rules.players
     games_out = new_game_rows(n_games * n)
@@ -381,7 +399,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
         args = _kernel_args(R, ids, params, addrs, seed, game_start + done, left, want_rows,
                             tuple(c[done * n:] for c in games_out), win_out[done * n:], rows,
                             log, log_on,
-                            stats, err)
+                            stats, err, decide=decide)
         try:
             played = nb.play_games_nb(*args)
         except NumbaError as exc:

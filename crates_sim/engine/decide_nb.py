@@ -66,9 +66,11 @@ from .dispatch_nb import (
     reads_table,
 )
 from .fixedview import fixed_view
-from .indirect import call_decision
+from .indirect import call_decide, call_decision
 from .jit import kernel, leaf
 from .state_nb import (
+    ENG0,
+    ENGINE_DECIDE,
     FN0,
     N_PARAMS,
     OBS0,
@@ -298,6 +300,23 @@ def decide(G, p, phase, n_opts, played):
     st[S_PICK] = k
     return small(opts[k])
 
+@kernel
+def no_decide(G, p, phase, n_opts, played):
+    """What the engine table holds instead of `decide` for a run whose seats are all random
+    or greedy (decided inline: `decide_fast`), which never asks `decide`: then `decide`,
+    with every other built-in under it, need not be compiled (`engine.engine_table`). Never
+    reached; if it were, the hand ends with the decision reported as an illegal choice."""
+    st = unpack(G).st
+    if st[S_ERROR] == 0:
+        st[S_ERROR] = 1
+        st[S_ERR_SEAT] = p
+        st[S_ERR_PHASE] = phase
+        st[S_ERR_CHOICE] = -1
+        st[S_ERR_HAND] = st[S_HAND]
+    end_hand(G, REASON_CAP, -1)
+    st[S_PICK] = 0
+    return small(unpack(G).opts[0])
+
 @leaf
 def random_choice(G, p, phase, n_opts):
     """The option index the built-in random strategy (id 0) of seat p picks among
@@ -334,6 +353,16 @@ def greedy_choice(G, p, phase, n_opts):
 
 
 @leaf
+def decided(G, p, phase, n_opts, played):
+    """`decide(G, p, phase, n_opts, played)` through the engine table (slot ENGINE_DECIDE):
+    compiled once, on its own, instead of again inside every kernel that decides (it
+    carries every built-in strategy: inlined at each place that decides, it was most of
+    a cold compile's work). Random and greedy seats, most turns, never come here
+    (`decide_fast`)."""
+    return call_decide(G[ENG0 + ENGINE_DECIDE], G, p, phase, n_opts, played)
+
+
+@leaf
 def decide_fast(G, p, phase, n_opts, played):
     """`decide`, with the built-in random and greedy strategies called inline
     (`random_choice`, `greedy_choice`): one kernel call less per decision."""
@@ -346,7 +375,7 @@ def decide_fast(G, p, phase, n_opts, played):
             return small(g.opts[greedy_choice(G, p, phase, n_opts)])
     # (an option is below 64: `small` tells LLVM so, and the tables it indexes lose
     # their negative-index wraparound)
-    return small(decide(G, p, phase, n_opts, played))
+    return small(decided(G, p, phase, n_opts, played))
 
 @leaf
 def suit_options(G, card, cur_suit, phase):

@@ -32,6 +32,9 @@ from numba.extending import intrinsic
 DECISION_ARGS = (types.int64[::1], types.int64, types.int64)
 #: argument types of an engine kernel called by address on a game state (`call_on_state`)
 STATE_ARGS = (types.int64[::1],)
+#: argument types of `decide_nb.decide`, called by address (`call_decide`):
+#: (G, seat, phase, n_options, played card)
+DECIDE_ARGS = (types.int64[::1], types.int64, types.int64, types.int64, types.int64)
 
 
 def _indirect_call(context, builder, argtys, args):
@@ -71,6 +74,18 @@ def call_decision(typingctx, address, state, seat, n_options):
 def call_on_state(typingctx, address, state):
     """int64 result of the engine kernel at `address` (signature STATE_ARGS) on `state`."""
     sig = types.int64(address, state)
+
+    def codegen(context, builder, signature, args):
+        return _indirect_call(context, builder, signature.args[1:], args)
+
+    return sig, codegen
+
+
+@intrinsic
+def call_decide(typingctx, address, state, seat, phase, n_options, played):
+    """int64 result of the kernel at `address` (signature DECIDE_ARGS, `decide_nb.decide`)
+    called with (state, seat, phase, n_options, played)."""
+    sig = types.int64(address, state, seat, phase, n_options, played)
 
     def codegen(context, builder, signature, args):
         return _indirect_call(context, builder, signature.args[1:], args)

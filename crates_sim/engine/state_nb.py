@@ -25,7 +25,8 @@ statistics T_*, the illegal-choice record ERR_*).
                                    strategy not compiled into the engine (a user's, pimc)
     engine   int64[N_ENGINE]       addresses of engine kernels called by address
                                    (ENGINE_PLAY_ON: `play_on`, ENGINE_PRESSURE:
-                                   `actions_nb.pressure_entry`; ENGINE_APPRENTICE: the
+                                   `actions_nb.pressure_entry`, ENGINE_DECIDE:
+                                   `decide_nb.decide`; ENGINE_APPRENTICE: the
                                    apprentice's weights), see `engine.engine_table`
     tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
     deck     int64[52]             the rules' deck in card order, G[DECK0:DECK0 + S_DECK_N]
@@ -150,6 +151,7 @@ ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
 N_ENGINE = 4
 ENGINE_PLAY_ON = 0
 ENGINE_PRESSURE = 1
+ENGINE_DECIDE = 2
 #: not code: the address of the apprentice's weights (a float64 buffer that Python keeps,
 #: `crates_sim.strategies.apprentice`), so that they reach its kernel as data
 ENGINE_APPRENTICE = 3
