@@ -535,3 +535,14 @@ def test_the_simulate_path_parses_each_strategy_spec_once(tmp_path, monkeypatch,
         crates_sim.simulate(Rules.preset("classic", 4), specs, games=40, seed=1,
                             out=tmp_path / "d", workers=1, chunk_size=10)
     assert sorted(calls) == sorted(specs.split(","))
+
+
+def test_automatic_chunks_are_equal_per_worker_and_larger_without_hand_rows():
+    from crates_sim.runs.runner import GAMES_CHUNK_SIZE, auto_chunk_size, plan_chunks
+
+    assert auto_chunk_size(1_000_000, 2) == 20_000  # 50 chunks
+    # 25 chunks of 40,000 made 26, a multiple of the workers: they finish together
+    assert auto_chunk_size(1_000_000, 2, GAMES_CHUNK_SIZE) == 38_462
+    assert len(plan_chunks(1_000_000, 38_462)) == 26
+    assert auto_chunk_size(300_000, 2, GAMES_CHUNK_SIZE) == 37_500  # at least 4 a worker
+    assert auto_chunk_size(5_000, 2, GAMES_CHUNK_SIZE) == 1_250  # none under 1,000 games

@@ -6,7 +6,9 @@ Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
 process, the median of three runs), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games or
 at least STEADY_SECONDS' worth on every core, whichever is more:
 from the call to its return, then "steady": from its first chunk's start, and that as a
-multiple of the one-core figure), ns per turn (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
+multiple of the one-core figure). A row measures ROUNDS times, one core and all cores
+alternately, and shows the medians: one run of either swings by ~5% on a shared VM, as
+much as the ratio it is read for; ns per turn (plays + draws + passes), peak RSS. Then cold and warm start-up of a 1,000-game
 `crates simulate` and the ten kernels that take longest to compile, the time from a new
 user strategy file to a finished 1,000-game run, a user strategy that calls greedy
 against greedy itself, pimc's turns per second against three greedy, with --big the 1,000,000-game classic run with --detail games and
@@ -34,6 +36,8 @@ from ..runs.runner import available_cpus, simulate
 
 #: the all-cores cell plays at least this many seconds' worth of games on every core
 STEADY_SECONDS = 4
+#: a row's one-core and all-cores cells are measured this many times, alternately
+ROUNDS = 3
 
 PLAYERS = {"classic": 4, "league": 4, "serbian": 4, "crazy-eights": 4, "very-crazy-eights": 4}
 
@@ -262,6 +266,11 @@ def big_run(games: int, detail: str) -> tuple[float, float]:
         shutil.rmtree(out, ignore_errors=True)
 
 
+def _median(pairs):
+    """The median of each field of a list of tuples."""
+    return tuple(sorted(column)[len(column) // 2] for column in zip(*pairs, strict=True))
+
+
 def one_core(rules, strategy, games, repeats=3) -> tuple[float, float]:
     """games/s and ns per turn of the kernel in this process, one core: the median of
     `repeats` runs of `games` games (one run swings by ~5% on this VM)."""
@@ -367,15 +376,19 @@ def main(argv=None):
     for preset in PRESETS:
         rules = Rules.preset(preset, PLAYERS[preset])
         for strategy in ("random", "greedy"):
-            rate1, ns = one_core(rules, strategy, args.games)
+            ones, alls = [], []
+            for _ in range(ROUNDS):  # alternately, so that a slow minute slows both
+                ones.append(one_core(rules, strategy, args.games))
+                # a long run: at least ~4 s on all cores, so that its start and its last
+                # chunks do not decide the steady rate (the rate of the long runs it stands for)
+                alls.append(all_cores(rules, strategy, max(
+                    args.games * 10, int(ones[-1][0] * cpus * STEADY_SECONDS))))
+            rate1, ns = _median(ones)
+            rate_all, steady = _median(alls)
             if strategy == "random":
                 ns_of[preset] = ns
             else:
                 greedy_ns[preset] = ns
-            # a long run: at least ~4 s on all cores, so that its start and its last
-            # chunks do not decide the steady rate (the rate of the long runs it stands for)
-            rate_all, steady = all_cores(rules, strategy,
-                                         max(args.games * 10, int(rate1 * cpus * STEADY_SECONDS)))
             print(f"{preset:<18} {strategy:<8} {rate1:>11,.0f} {rate_all:>13,.0f} {steady:>8,.0f} "
                   f"{steady / rate1:>8.2f} {ns:>8.1f} {peak_rss_mb():>12.0f}", flush=True)
     print("greedy per turn over random: " + ", ".join(

@@ -59,7 +59,8 @@ def _summary(ds: Dataset, wall: float) -> str:
 @click.option("--detail", type=click.Choice(DETAILS), default="hands", show_default=True,
               help="hands: games/ and hands/; games: games/ only (smaller, faster).")
 @click.option("--chunk-size", type=int, default=None,
-              help="Games per engine call and per Parquet file [default: up to 20,000].")
+              help="Games per engine call and per Parquet file [default: up to 20,000; "
+                   "40,000 with --detail games].")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Run the chunks on a Dask cluster (needs crates-sim[dask]).")
 @click.option("--overwrite", is_flag=True, help="Replace a different run already in --out.")
