@@ -179,10 +179,10 @@ BUILTINS = {
               "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
                                                   "hand is cut and valued as it stands (0: to "
                                                   "the hand's end)", whole=True)}),
-    "expert": (EXPERT, "the strongest player: pimc's search with randomised tuned rollouts and a "
-                       "learned value at the cut (strategies/expert.py); per turn about 3.5x the "
-                       "default pimc's in Crates (~70-110 us), 1.2x in Crazy Eights; "
-                       "~2,000x greedy's",
+    "expert": (EXPERT, "the strongest player: pimc's search with randomised tuned rollouts, a "
+                       "learned value at the cut and an opponent model of the calls seen "
+                       "(strategies/expert.py); per turn about 3.5-5x the default pimc's in "
+                       "Crates (~90-110 us), 1.3x in Crazy Eights; ~3,000x greedy's",
                {"samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
                                  whole=True), **_FORGET,
                 "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "

@@ -36,7 +36,7 @@ value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (2).
 
 Cost: samples x options rollouts of `depth` turns per searched decision, at about the
 cost of a `weights` turn each; calls and announcements are greedy's (longest suit,
-announce). Per turn (`crates compare --cost`): 1-3x the pinned baseline
+announce). Per turn (`crates compare --cost`): 1.3-5x the pinned baseline
 `pimc:samples=30:policy=6:depth=10` (docs/strategies.md has the figures).
 """
 
