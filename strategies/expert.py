@@ -54,18 +54,20 @@ from crates_sim.cards import (
     OS_CALL_HAND,
     OS_CALLED,
     OS_HAND_N,
-    OS_VOID_FREE,
-    OS_VOIDS,
     PH_AGAIN,
-    PH_ANNOUNCE,
     PH_COUNT,
     PH_PLAY,
 )
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.jit import allocating, kernel
 from crates_sim.engine.rng_nb import next_u64, rand_unit
-from crates_sim.strategies.builtin import announces, longest_suit
-from crates_sim.strategies.pimc import _deal_hidden, _pick, _unseen
+from crates_sim.strategies.pimc import (
+    _deal_hidden,
+    _pick,
+    _unseen,
+    seat_evidence,
+    unsearched_choice,
+)
 from crates_sim.strategy import TUNED
 from crates_sim.strategy_ids import GREEDY, SOFTMAX, WEIGHTS
 
@@ -185,10 +187,7 @@ def expert_values(params, obs, hand, pile, options, rng, engine, means):
     base_ppoints = scratch[104 + 2 * n:104 + 3 * n]
     x = np.zeros(E.N_CUT_FEATURES)
     k = _unseen(obs, hand, pile, unseen)
-    for q in range(n):
-        voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
-        free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
-        base_ppoints[q] = E.pressure_points(deal, q)
+    seat_evidence(obs, deal, voids, free, base_ppoints)
     for i in range(n_options):
         means[i] = 0.0
     for s in range(samples):
@@ -210,14 +209,10 @@ def expert_choice(params, obs, hand, pile, options, rng, engine):
     """expert's decision with the standard view (the engine table `engine` runs the
     rollouts): a card decision searched (`expert_values`), a call greedy's (the longest
     suit), an announcement made (unless `forget`)."""
-    phase = obs[O_PHASE]
-    if phase == PH_ANNOUNCE:
-        return announces(params[1:], rng)
-    if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
-        return longest_suit(hand, options)
+    quick = unsearched_choice(params, obs, hand, options, rng)
+    if quick >= 0:
+        return quick
     n_options = options.shape[0]
-    if n_options == 1:
-        return 0
     means = np.zeros(n_options)
     expert_values(params, obs, hand, pile, options, rng, engine, means)
     counts = np.ones(n_options, dtype=np.int64)

@@ -151,17 +151,39 @@ def _drop_clear_losers(sums, cross, alive, m, lead):
 
 
 @allocating
-def pimc_search(params, obs, hand, pile, options, rng, engine):
-    """Determinised Monte Carlo over up to `samples` (params[0]) deals of the unseen cards;
-    the rollouts run the engine's `play_on` through the engine table `engine`."""
+def unsearched_choice(params, obs, hand, options, rng):
+    """A search player's decision where it does not search: an announcement (made unless
+    `forget`, params[1]), a call (the longest suit), a card decision with one legal option;
+    -1 for a card decision (play, count or play again) with options to search."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announces(params[1:], rng)
     if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
         return longest_suit(hand, options)
-    n_options = options.shape[0]
-    if n_options == 1:
+    if options.shape[0] == 1:
         return 0
+    return -1
+
+
+@kernel
+def seat_evidence(obs, deal, voids, free, base_ppoints):
+    """Per seat q of the position `deal` (from the view `obs`): voids[q] the suits it has
+    shown it lacks, free[q] the cards it has drawn since, base_ppoints[q] its pressure
+    points as the position stands (a rollout's outcome is measured from them)."""
+    for q in range(voids.shape[0]):
+        voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
+        free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
+        base_ppoints[q] = E.pressure_points(deal, q)
+
+
+@allocating
+def pimc_search(params, obs, hand, pile, options, rng, engine):
+    """Determinised Monte Carlo over up to `samples` (params[0]) deals of the unseen cards;
+    the rollouts run the engine's `play_on` through the engine table `engine`."""
+    quick = unsearched_choice(params, obs, hand, options, rng)
+    if quick >= 0:
+        return quick
+    n_options = options.shape[0]
     totals = np.zeros(n_options, dtype=np.float64)
     counts = np.zeros(n_options, dtype=np.int64)
     drawn = pimc_values(params, obs, hand, pile, options, rng, engine, totals, counts,
@@ -214,10 +236,7 @@ def pimc_values(params, obs, hand, pile, options, rng, engine, totals, counts, s
     base_ppoints = scratch[104 + 2 * n:104 + 3 * n]
     alive = scratch[104 + 3 * n:104 + 3 * n + n_options]
     k = _unseen(obs, hand, pile, unseen)
-    for q in range(n):
-        voids[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOIDS]
-        free[q] = obs[O_SEATS + q * O_PER_SEAT + OS_VOID_FREE]
-        base_ppoints[q] = E.pressure_points(deal, q)
+    seat_evidence(obs, deal, voids, free, base_ppoints)
     racing = lead > 0.0 and samples > min_deals
     cross = np.zeros((n_options if racing else 0, n_options if racing else 0))
     outcome = np.zeros(n_options)
