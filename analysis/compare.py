@@ -21,8 +21,8 @@ import polars as pl
 from crates_sim.errors import CratesError
 
 from . import stats
-from .play import compare_command as command
-from .play import labels_for, open_dataset, play, rotations
+from .blocks import compare_command as command
+from .blocks import labels_for, open_dataset, play, rotations
 from .render import PALETTE, Document, bars_ci, ci_text, figure, num
 
 DEFAULT_MAX_GAMES = 1_000_000

@@ -273,7 +273,7 @@ def skill_gap(rules, strong: str, games: int, seed: int, backend, echo=None) -> 
     """The strong player's win-rate difference against greedy and against random: duplicate
     games (the same deals, the two rotated over the seats as `crates compare` does), the
     difference of the two strategies' win shares per deal with a t interval over deals."""
-    from .play import BLOCK, rotations
+    from .blocks import BLOCK, rotations
     from .tune import _play_all, _tasks, measures
 
     plan = rotations(2, rules.players, rules.partnerships)

@@ -46,7 +46,7 @@ import polars as pl
 
 from crates_sim.errors import CratesError
 
-from .play import Block, open_dataset, rotations, run_block
+from .blocks import Block, open_dataset, rotations, run_block
 from .render import PALETTE, Document, ci_text, figure, num
 
 FORMAT = "crates-sim tournament 1"

@@ -285,7 +285,7 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     from crates_sim.data.progress import Progress
     from crates_sim.runs.runner import available_cpus, make_backend
 
-    from .play import BLOCK, rotations
+    from .blocks import BLOCK, rotations
     from .render import ci_text
 
     if budget < 1:

@@ -12,7 +12,7 @@ import crates_sim.engine.api as engine
 from crates_sim.analysis.balance import balance, summary_lines
 from crates_sim.analysis.cli_analysis import split_variants
 from crates_sim.analysis.compare import compare
-from crates_sim.analysis.play import labels_for, rotations
+from crates_sim.analysis.blocks import labels_for, rotations
 from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules

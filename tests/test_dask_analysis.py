@@ -6,7 +6,7 @@ from click.testing import CliRunner
 pytest.importorskip("distributed")
 
 from crates_sim import Rules  # noqa: E402
-from crates_sim.analysis.play import play  # noqa: E402
+from crates_sim.analysis.blocks import play  # noqa: E402
 from crates_sim.cli.main import cli  # noqa: E402
 
 

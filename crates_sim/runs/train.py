@@ -311,7 +311,7 @@ def table_report(X, group, chosen, game, w, tables) -> dict:
 def strength(rules, w, games: int, seed: int) -> dict:
     """The apprentice with weights w against `tuned`: duplicate deals, seats rotated, in
     this process; the paired win-rate difference with its 95% CI."""
-    from crates_sim.analysis.play import rotations
+    from crates_sim.analysis.blocks import rotations
     from crates_sim.analysis.tune import _tasks, measures, play_task
 
     from ..strategies.apprentice import set_weights

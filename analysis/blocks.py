@@ -1,4 +1,5 @@
-"""Running games for `crates compare` and `crates balance`: seat rotations over one deal set.
+"""Blocks of games for the analyses (compare, balance, sweep, tune, tournament, design):
+seat rotations over one deal set.
 
 The engine deals game i of seed S the same cards whatever the strategies and their seats,
 so running the same seed and game numbers once per rotation of the strategies over the
