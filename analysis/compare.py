@@ -4,6 +4,11 @@ Every deal (game number i of the seed) is played once per rotation of the strate
 the seats, so each strategy meets the same cards from every seat and the luck of the deal
 cancels out of the differences. Results per deal are averaged over the rotations; pair
 differences and their t intervals are over deals, which are independent.
+
+The headline is the win rate: pairs are marked significant, and a better strategy named, on
+the win-rate difference, and the ranking is by win share. The mean score is a secondary
+column labelled heavy-tailed (rare pressure-heavy deals dominate it), beside the robust
+trimmed-mean score difference.
 """
 
 from __future__ import annotations
@@ -84,20 +89,31 @@ def paired_measures(sc_a, sc_b, win_a, win_b, conf: float = 0.95, seed: int = 0)
     return {"score_diff": d.estimate, "score_lo": d.lo, "score_hi": d.hi, "half_width": d.half_width,
             "robust_diff": r.estimate, "robust_lo": r.lo, "robust_hi": r.hi,
             "win_diff": w.estimate, "win_lo": w.lo, "win_hi": w.hi,
-            "significant": d.significant, "win_significant": w.significant, "robust_significant": r.significant}
+            "significant": w.significant, "win_significant": w.significant,
+            "score_significant": d.significant, "robust_significant": r.significant}
+
+
+def better_by_win(p: dict, a: str, b: str) -> str:
+    """The better of a and b by the headline (the win-rate difference), or '–' where its
+    95% CI holds 0."""
+    if not p["win_significant"]:
+        return "–"
+    return a if p["win_diff"] > 0 else b
 
 
 def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: float = 0.95) -> dict:
-    """Pair table, ranking and design variances from per game x rotation x entry summaries."""
+    """Pair table, ranking and design variances from per game x rotation x entry summaries.
+
+    The headline is the win rate: a pair's "significant" and "better" follow the win-rate
+    difference, and the ranking is by win share (the mean score, heavy-tailed, is a
+    secondary column: a few pressure-heavy deals can swamp it)."""
     m = len(labels)
     games, score, win = _arrays(per, m)
     sc, wn = score.mean(axis=1), win.mean(axis=1)
     pairs = []
     for a, b in combinations(range(m), 2):
         p = paired_measures(sc[:, a], sc[:, b], wn[:, a], wn[:, b], conf)
-        better = "–"
-        if p["significant"]:
-            better = labels[a] if (p["score_diff"] < 0) == lower_is_better else labels[b]
+        better = better_by_win(p, labels[a], labels[b])
         pairs.append({"a": labels[a], "b": labels[b], **p, "better": better, "deals": len(games)})
     rank = []
     rel = sc - sc.mean(axis=1, keepdims=True)
@@ -108,7 +124,8 @@ def analyse(per: pl.DataFrame, labels: list[str], lower_is_better: bool, conf: f
         rank.append({"strategy": labels[k], "score": s.estimate, "score_lo": s.lo, "score_hi": s.hi,
                      "vs_field": r.estimate, "vs_field_lo": r.lo, "vs_field_hi": r.hi,
                      "win": w.estimate, "win_lo": w.lo, "win_hi": w.hi})
-    rank = pd.DataFrame(rank).sort_values("vs_field", ascending=lower_is_better).reset_index(drop=True)
+    rank = (pd.DataFrame(rank).assign(_tie=lambda r: r["vs_field"] * (1 if lower_is_better else -1))
+            .sort_values(["win", "_tie"], ascending=[False, True]).drop(columns="_tie").reset_index(drop=True))
     rank.insert(0, "rank", range(1, m + 1))
     design = design_variances(score, 0, 1) if m >= 2 else {}
     return {"pairs": pd.DataFrame(pairs), "ranking": rank, "design": design, "games": len(games),
@@ -205,18 +222,37 @@ def cost_lines(costs: dict, baseline: str) -> list[str]:
     return [f"  {spec}: {us:,.3g} us/turn ({us / base:.3g}x {baseline})" for spec, us in costs.items()]
 
 
+MEAN_SCORE_NAME = "mean score difference per game (heavy-tailed, 95% CI)"
+
+
 def pair_table(pairs: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """The pairs as printed and shown: the headline (win-rate difference), its significance
+    and the better strategy first; the score measures after, the mean labelled heavy-tailed."""
     return pd.DataFrame({
         "pair (a − b)": [f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)],
         "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
                                          zip(pairs["win_diff"], pairs["win_lo"], pairs["win_hi"], strict=True)],
+        "significant (win rate)": ["yes" if s else "no" for s in pairs["win_significant"]],
+        "better": pairs["better"],
         f"robust score difference ({ROBUST_NAME}, 95% CI)": [
             ci_text(e, lo, hi, digits) for e, lo, hi in
             zip(pairs["robust_diff"], pairs["robust_lo"], pairs["robust_hi"], strict=True)],
-        "mean score difference per game (95% CI)": [ci_text(e, lo, hi, digits) for e, lo, hi in
-                                                    zip(pairs["score_diff"], pairs["score_lo"], pairs["score_hi"], strict=True)],
-        "significant": ["yes" if s else "no" for s in pairs["significant"]],
-        "better": pairs["better"],
+        MEAN_SCORE_NAME: [ci_text(e, lo, hi, digits) for e, lo, hi in
+                          zip(pairs["score_diff"], pairs["score_lo"], pairs["score_hi"], strict=True)],
+    })
+
+
+def ranking_table(rank: pd.DataFrame) -> pd.DataFrame:
+    """The ranking as shown: win share (the headline, ranked on) first, then the mean score
+    (heavy-tailed) and the score against the field of the same deals."""
+    return pd.DataFrame({
+        "rank": rank["rank"], "strategy": rank["strategy"],
+        "win share (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
+                               zip(rank["win"], rank["win_lo"], rank["win_hi"], strict=True)],
+        "mean score (heavy-tailed, 95% CI)": [ci_text(e, lo, hi, 1) for e, lo, hi in
+                                              zip(rank["score"], rank["score_lo"], rank["score_hi"], strict=True)],
+        "score vs field (heavy-tailed, 95% CI)": [ci_text(e, lo, hi, 2) for e, lo, hi in
+                                                  zip(rank["vs_field"], rank["vs_field_lo"], rank["vs_field_hi"], strict=True)],
     })
 
 
@@ -248,31 +284,38 @@ def document(result: dict, rules, seed: int, plan) -> Document:
         verdict = "reached" if result["reached"] else f"not reached within the cap of {num(result['max_games'])} games"
         sec.text(f"**Precision**: every score CI half-width below {result['precision']} points was {verdict}: "
                  f"{num(G)} deals ({num(G * len(plan))} games); widest half-width {pairs['half_width'].max():.2f}.")
-    fig, ax = figure("Score difference per game, a − b", f"points per game ({'negative' if lower else 'positive'} = a better)",
-                     "pair")
     y = np.arange(len(pairs))
+    names = [f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)]
+    fig, ax = figure("Win-rate difference, a − b (the headline)", "win-rate difference (points of %; positive = a better)",
+                     "pair")
+    ax.errorbar(100 * pairs["win_diff"], y, xerr=100 * np.vstack([pairs["win_diff"] - pairs["win_lo"],
+                                                                  pairs["win_hi"] - pairs["win_diff"]]),
+                fmt="o", capsize=4, color=PALETTE[0], label="win-rate difference, 95% CI")
+    ax.axvline(0, color="grey", ls="--", lw=1, label="no difference")
+    ax.set_yticks(y)
+    ax.set_yticklabels(names)
+    ax.legend()
+    sec.figure("pairs", fig, "Win-rate difference per deal for each pair, with 95% CIs: a pair is significant "
+               "where its interval misses 0.")
+    fig, ax = figure("Score difference per game, a − b (secondary)",
+                     f"points per game ({'negative' if lower else 'positive'} = a better)", "pair")
     ax.errorbar(pairs["score_diff"], y + 0.12, xerr=np.vstack([pairs["score_diff"] - pairs["score_lo"],
                                                                pairs["score_hi"] - pairs["score_diff"]]),
-                fmt="o", capsize=4, color=PALETTE[0], label="mean difference, 95% CI")
+                fmt="o", capsize=4, color=PALETTE[2], label="mean difference (heavy-tailed), 95% CI")
     ax.errorbar(pairs["robust_diff"], y - 0.12, xerr=np.vstack([pairs["robust_diff"] - pairs["robust_lo"],
                                                                 pairs["robust_hi"] - pairs["robust_diff"]]),
                 fmt="s", capsize=4, color=PALETTE[1], label=f"{ROBUST_NAME}, bootstrap 95% CI")
     ax.axvline(0, color="grey", ls="--", lw=1, label="no difference")
     ax.set_yticks(y)
-    ax.set_yticklabels([f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)])
+    ax.set_yticklabels(names)
     ax.legend()
-    sec.figure("pairs", fig, f"Mean and {ROBUST_NAME} score difference per deal for each pair, with 95% CIs.")
+    sec.figure("pairs-score", fig, f"Mean (heavy-tailed) and {ROBUST_NAME} score difference per deal for each "
+               "pair, with 95% CIs.")
 
     sec = doc.section("Ranking", "ranking")
     rank = result["ranking"]
-    sec.table(pd.DataFrame({"rank": rank["rank"], "strategy": rank["strategy"],
-                            "score vs field (95% CI)": [ci_text(e, lo, hi, 2) for e, lo, hi in
-                                                        zip(rank["vs_field"], rank["vs_field_lo"], rank["vs_field_hi"], strict=True)],
-                            "mean score": [ci_text(e, lo, hi, 1) for e, lo, hi in
-                                           zip(rank["score"], rank["score_lo"], rank["score_hi"], strict=True)],
-                            "win share (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
-                                                   zip(rank["win"], rank["win_lo"], rank["win_hi"], strict=True)]}),
-              "Ranking by mean score relative to the average of the strategies on the same deal")
+    sec.table(ranking_table(rank), "Ranking by win share (the headline); the score columns are secondary: "
+              "the mean is heavy-tailed (a few pressure-heavy deals can dominate it)")
     fig, ax = figure("Win share by strategy", "strategy", "share of the wins (%)")
     bars_ci(ax, list(rank["strategy"]), 100 * rank["win"], 100 * rank["win_lo"], 100 * rank["win_hi"],
             colors=[PALETTE[i % len(PALETTE)] for i in range(len(rank))], ref=100 / len(rank),
