@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from .errors import CratesError
 from .strategy_ids import (
+    ADEPT,
     AGGRESSIVE,
     APPRENTICE,
     DUMP3,
@@ -208,11 +209,20 @@ BUILTINS = {
                    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
                                                    "score; > 0: samples from its stream)"),
                     **_FORGET}),
+    "adept": (ADEPT, "a small neural network (one hidden layer of 32) that scores every option "
+                     "from the seat's view, trained on expert's values by `crates train --player "
+                     "adept`; about 1 us a turn (docs/strategies.md)",
+              {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
+                                              "score; > 0: samples from its stream)"),
+               **_FORGET,
+               "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
+                                                    "hoards 3s, < 0 dumps them")}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
             "expert": ("crates_sim.strategies.expert", "expert_entry"),
-            "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry")}
+            "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry"),
+            "adept": ("crates_sim.strategies.adept", "adept_entry")}
 
 
 def parse_spec(spec: str):

@@ -18,6 +18,9 @@ APPRENTICE = 10
 #: softmax: `weights` randomised (Gumbel-max over its scores), compiled into the engine;
 #: expert's rollout policy (not a name of its own in the registry)
 SOFTMAX = 11
+#: adept (issue 30): a small network over the seat's view, called by address (its weights
+#: are data, as the apprentice's)
+ADEPT = 12
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
 #: flags added to a user function's id when it declares (`view.reads`) that it does not

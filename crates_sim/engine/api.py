@@ -150,6 +150,7 @@ def engine_table(decide: bool = True) -> np.ndarray:
     seats are all random or greedy (`needs_decide`), the decide slot holds `no_decide`,
     and `decide` is not loaded (nor compiled)."""
     if decide not in _ENGINE_TABLES:
+        from ..strategies import adept
         from ..strategies.apprentice import weights_address
         from .indirect import DECIDE_ARGS, STATE_ARGS, address_of
 
@@ -160,6 +161,7 @@ def engine_table(decide: bool = True) -> np.ndarray:
         table[nb.ENGINE_PRESSURE] = address_of(nb.pressure_entry)
         table[nb.ENGINE_DECIDE] = address_of(nb.decide if decide else nb.no_decide, DECIDE_ARGS)
         table[nb.ENGINE_APPRENTICE] = weights_address()
+        table[nb.ENGINE_ADEPT] = adept.weights_address()
         _ENGINE_TABLES[decide] = table
     return _ENGINE_TABLES[decide]
 

@@ -26,8 +26,9 @@ statistics T_*, the illegal-choice record ERR_*).
     engine   int64[N_ENGINE]       addresses of engine kernels called by address
                                    (ENGINE_PLAY_ON: `play_on`, ENGINE_PRESSURE:
                                    `actions_nb.pressure_entry`, ENGINE_DECIDE:
-                                   `decide_nb.decide`; ENGINE_APPRENTICE: the
-                                   apprentice's weights), see `engine.engine_table`
+                                   `decide_nb.decide`; ENGINE_APPRENTICE and
+                                   ENGINE_ADEPT: the apprentice's and adept's
+                                   weights), see `engine.engine_table`
     tmp      int64[256]            scratch for kernels that may not allocate (TMP_*)
     deck     int64[52]             the rules' deck in card order, G[DECK0:DECK0 + S_DECK_N]
                                    (built once: a hand's shuffle starts from a copy)
@@ -148,13 +149,15 @@ OPA0 = OPT0 + 64  # where each card option sits in the hand
 STR0 = OPA0 + 64
 FN0 = STR0 + 8  # decision adapter addresses per seat (0: none)
 ENG0 = FN0 + 8  # the engine table: addresses of kernels called by address
-N_ENGINE = 4
+N_ENGINE = 5
 ENGINE_PLAY_ON = 0
 ENGINE_PRESSURE = 1
 ENGINE_DECIDE = 2
 #: not code: the address of the apprentice's weights (a float64 buffer that Python keeps,
 #: `crates_sim.strategies.apprentice`), so that they reach its kernel as data
 ENGINE_APPRENTICE = 3
+#: not code either: the address of adept's weights (`crates_sim.strategies.adept`)
+ENGINE_ADEPT = 4
 TMP0 = ENG0 + N_ENGINE
 DECK0 = TMP0 + 256
 R0 = DECK0 + 52

@@ -1,0 +1,389 @@
+"""`crates train --player adept`: rebuild adept's networks from a search player's values.
+
+Contract: `train_adept(tables, out, teacher, rounds, games, ...)` runs rounds 1..rounds into
+the folder `out`, one subfolder per round:
+- round-K/data/block-NNNNN.npz, one file per block of BLOCK_GAMES games, written as each
+  block comes back (an interrupted run loses only the blocks in flight, and rerunning the
+  same command plays only the missing ones);
+- round-K/adept.json, the networks fitted on every round's data so far, with the fit's
+  held-out figures; a round whose weights exist is not fitted again.
+out/adept.json is the last round's networks (the file the package ships:
+strategies/adept.json). A larger --rounds continues a run.
+
+A round:
+1. **Positions and the teacher's values.** `games` games, alternating between the tables
+   (`--both`: classic partnerships and individual play; Crazy Eights with its own preset),
+   every seat played from outside (`step.Table`). At each card decision with two or more
+   options, with probability `sample`, the teacher (pimc or expert) gives its mean value of
+   every option from the mover's information only (`expert_explain`, on a fresh stream),
+   the decision's context row and option rows (`adept.fill_rows`, exactly what the kernel
+   sees) are recorded, and the mover plays the teacher's best option. Elsewhere it plays
+   the current player: round 1 the apprentice, later rounds adept with the previous
+   round's networks (expert iteration: positions the student reaches, labels the
+   teacher's).
+2. **Fit** (`fit_net`): per table kind, the network's scores regress on the teacher's
+   values centred per decision (each option's advantage over the decision's mean, in
+   points: the teacher's margins, not only its argmax), by Adam in plain numpy, warm
+   started from the previous round. A tenth of the games are held out (`held_out`): their
+   regret (the teacher's value of its best option minus that of the network's choice,
+   points per decision) and agreement with the teacher are reported.
+
+Everything is seeded: the games' seeds derive from --seed and the round, the fit's
+shuffles from --seed, so a run's weights are reproducible. The blocks run on the usual
+backends (worker processes, or Dask with `scheduler`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CratesError
+
+#: games per block (one task, one data file)
+BLOCK_GAMES = 8
+HOLDOUT = 10
+#: the phases of a card decision (cards.PH_PLAY, PH_COUNT, PH_AGAIN)
+CARD_PHASES = (0, 1, 2)
+
+
+def held_out(game):
+    """The games held out of the fit: every tenth block of games' first... simply every
+    game whose number is 0 mod HOLDOUT (all tables alike)."""
+    return (np.asarray(game) % HOLDOUT) == 0
+
+
+@dataclass(frozen=True)
+class Block:
+    tables: tuple  # the Rules games alternate between
+    teacher: str
+    weights: str | None  # adept's networks for the mover (a file), None: the apprentice
+    seed: int
+    start: int  # the block's first game
+    games: int
+    sample: float
+
+
+def _mover(weights):
+    """(ids, params, address) of the player that moves between the teacher's decisions."""
+    from ..strategy import addresses, resolve
+
+    spec = "apprentice" if weights is None else "adept"
+    if weights is not None:
+        from ..strategies.adept import read_weights, set_weights
+
+        set_weights(read_weights(weights))
+    ids, params = resolve([spec])
+    return int(ids[0]), params[0], int(addresses([spec])[0])
+
+
+def play_block(block: Block) -> dict:
+    """Play a block of games and record the teacher's values at sampled decisions:
+    {'ctx': (D, N_CONTEXT), 'rows': (R, N_OPTION), 'decision': (R,) decision of each row,
+    'value': (R,) the teacher's value of the row's option, 'game': (D,), 'kind': (D,)
+    table kind (adept.TABLES), 'start': the block's first game}."""
+    from ..engine import engine_nb as nb
+    from ..play.step import Table
+    from ..strategies.adept import N_CONTEXT, N_OPTION, fill_rows, table_kind
+    from ..strategy import resolve
+
+    mover_id, mover_params, mover_addr = _mover(block.weights)
+    t_ids, t_params = resolve([block.teacher])
+    name = block.teacher.split(":")[0]
+    if name == "pimc":
+        from ..strategies.pimc import pimc_explain as explain
+    else:
+        from ..strategies.expert import expert_explain as explain
+    ctx, rows, dec, val, games, kinds = [], [], [], [], [], []
+    for g in range(block.start, block.start + block.games):
+        rules = block.tables[g % len(block.tables)]
+        kind = table_kind(rules)
+        rng = np.random.default_rng([block.seed, g, 11])
+        table = Table(rules, [None] * rules.players, block.seed, g)
+        while not table.over:
+            phase = table.pending_phase
+            d = table.pending
+            m = len(d.options)
+            if phase in CARD_PHASES and m >= 2 and rng.random() < block.sample:
+                G = table._G.copy()
+                at = nb.stream(1 + d.seat)
+                G[at:at + 4] = rng.integers(0, 2**62, 4)
+                means = np.zeros(m)
+                explain(G, t_params[0], means)
+                out = np.zeros(N_CONTEXT + m * N_OPTION)
+                fill_rows(d.obs, d.hand, d.pile, np.asarray(d.options, dtype=np.int64), out)
+                ctx.append(out[:N_CONTEXT].copy())
+                rows.append(out[N_CONTEXT:].reshape(m, N_OPTION))
+                dec.extend([len(games)] * m)
+                val.extend(means.tolist())
+                games.append(g)
+                kinds.append(kind)
+                table.answer(d.options[int(np.argmax(means))])
+                continue
+            choice = int(nb.ask_strategy(table._G.copy(), mover_id, mover_params, mover_addr))
+            table.answer(d.options[choice])
+    F = N_OPTION
+    return {"ctx": np.asarray(ctx, dtype=np.float32).reshape(-1, N_CONTEXT),
+            "rows": (np.concatenate(rows) if rows else np.zeros((0, F))).astype(np.float32),
+            "decision": np.asarray(dec, dtype=np.int32), "value": np.asarray(val, np.float32),
+            "game": np.asarray(games, dtype=np.int32), "kind": np.asarray(kinds, np.int8),
+            "start": block.start}
+
+
+# ------------------------------------------------------------------ the data
+class Data:
+    """The decisions of some block files, concatenated: ctx (D, C), rows (R, F), group
+    (R,) the decision of each row (0..D-1), value (R,), game (D,), kind (D,)."""
+
+    def __init__(self, paths):
+        ctx, rows, group, value, game, kind = [], [], [], [], [], []
+        n = 0
+        for p in paths:
+            try:
+                with np.load(p) as z:
+                    parts = {k: z[k] for k in ("ctx", "rows", "decision", "value", "game", "kind")}
+            except (OSError, ValueError, KeyError) as exc:
+                raise CratesError(f"{p}: damaged ({exc}); delete it and rerun to play "
+                                  f"that block again") from None
+            ctx.append(parts["ctx"])
+            rows.append(parts["rows"])
+            group.append(parts["decision"].astype(np.int64) + n)
+            value.append(parts["value"])
+            game.append(parts["game"])
+            kind.append(parts["kind"])
+            n += len(parts["ctx"])
+        from ..strategies.adept import N_CONTEXT, N_OPTION
+
+        self.ctx = np.concatenate(ctx) if ctx else np.zeros((0, N_CONTEXT), np.float32)
+        self.rows = np.concatenate(rows) if rows else np.zeros((0, N_OPTION), np.float32)
+        self.group = np.concatenate(group) if group else np.zeros(0, np.int64)
+        self.value = np.concatenate(value) if value else np.zeros(0, np.float32)
+        self.game = np.concatenate(game) if game else np.zeros(0, np.int32)
+        self.kind = np.concatenate(kind) if kind else np.zeros(0, np.int8)
+
+    def select(self, decisions: np.ndarray) -> Data:
+        """The sub-data of these decisions (a boolean mask over decisions)."""
+        new = object.__new__(Data)
+        keep_rows = decisions[self.group]
+        renumber = np.cumsum(decisions) - 1
+        new.ctx, new.game, new.kind = self.ctx[decisions], self.game[decisions], self.kind[decisions]
+        new.rows, new.value = self.rows[keep_rows], self.value[keep_rows]
+        new.group = renumber[self.group[keep_rows]]
+        return new
+
+    def __len__(self):
+        return len(self.ctx)
+
+
+# ------------------------------------------------------------------ the network in numpy
+def _forward(net, ctx, rows, group):
+    """(scores, hidden pre-activations) of every row."""
+    pre = rows @ net["w_opt"] + (ctx @ net["w_ctx"] + net["b1"])[group]
+    return np.maximum(pre, 0.0) @ net["w2"] + net["b2"][0], pre
+
+
+def scores(net, data: Data) -> np.ndarray:
+    """The network's score of every row of `data` (as the kernel computes it)."""
+    return _forward(net, data.ctx.astype(np.float64), data.rows.astype(np.float64),
+                    data.group)[0]
+
+
+def _group_mean(x, group, n):
+    return np.bincount(group, x, minlength=n) / np.maximum(np.bincount(group, minlength=n), 1)
+
+
+def choice_report(s, data: Data) -> dict:
+    """Regret (points per decision: the teacher's best value minus its value of the
+    choice, the first best score) and agreement with the teacher's best option."""
+    n = len(data)
+    if n == 0:
+        return {"decisions": 0}
+    order = np.lexsort((np.arange(len(s)), -s, data.group))
+    first = order[np.r_[True, data.group[order][1:] != data.group[order][:-1]]]
+    v = data.value.astype(np.float64)
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, data.group, v)
+    regret = best - v[first]
+    return {"decisions": int(n), "regret": float(regret.mean()),
+            "agreement": float((regret <= 1e-9).mean())}
+
+
+def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=0,
+            hidden=None, echo=None) -> dict:
+    """Fit a network's scores to the teacher's values centred per decision (least squares
+    on each option's advantage), by Adam over shuffled batches of decisions; returns
+    the net dict (`adept` layout). net: the start (default: small random weights)."""
+    from ..strategies import adept
+
+    H = hidden or adept.HIDDEN
+    rng = np.random.default_rng(seed)
+    if net is None:
+        net = {"w_opt": rng.normal(0, 1 / np.sqrt(adept.N_OPTION), (adept.N_OPTION, H)),
+               "w_ctx": rng.normal(0, 1 / np.sqrt(adept.N_CONTEXT), (adept.N_CONTEXT, H)),
+               "b1": np.full(H, 0.1), "w2": rng.normal(0, 1 / np.sqrt(H), H), "b2": np.zeros(1)}
+    net = {k: np.asarray(v, dtype=np.float64).copy() for k, v in net.items()}
+    n = len(data)
+    if n == 0:
+        return net
+    # the rows of each decision, contiguous: decision d's rows are start[d]:start[d + 1]
+    counts = np.bincount(data.group, minlength=n)
+    start = np.r_[0, np.cumsum(counts)]
+    value = data.value.astype(np.float64)
+    adv = value - _group_mean(value, data.group, n)[data.group]
+    m_state = {k: np.zeros_like(v) for k, v in net.items()}
+    v_state = {k: np.zeros_like(v) for k, v in net.items()}
+    step = 0
+    for epoch in range(epochs):
+        perm = rng.permutation(n)
+        total = 0.0
+        for b0 in range(0, n, batch):
+            ds = perm[b0:b0 + batch]
+            idx = np.concatenate([np.arange(start[d], start[d + 1]) for d in ds])
+            g_local = np.repeat(np.arange(len(ds)), counts[ds])
+            ctx = data.ctx[ds].astype(np.float64)
+            rows = data.rows[idx].astype(np.float64)
+            s, pre = _forward(net, ctx, rows, g_local)
+            hid = np.maximum(pre, 0.0)
+            err = s - _group_mean(s, g_local, len(ds))[g_local] - adv[idx]
+            total += float((err ** 2).sum())
+            # d loss / d s, loss = sum err^2 / decisions; the centring's gradient
+            # (err minus its decision mean) is err itself, whose decision means are 0
+            ds_ = 2.0 * err / len(ds)
+            ds_ = ds_ - _group_mean(ds_, g_local, len(ds))[g_local]
+            dhid = np.outer(ds_, net["w2"]) * (pre > 0)
+            grads = {"w2": hid.T @ ds_, "b2": np.zeros(1), "w_opt": rows.T @ dhid,
+                     "b1": dhid.sum(axis=0)}
+            per_dec = np.zeros((len(ds), H))
+            np.add.at(per_dec, g_local, dhid)
+            grads["w_ctx"] = ctx.T @ per_dec
+            step += 1
+            for k in net:
+                g = grads[k] + (l2 * net[k] if k.startswith("w") else 0.0)
+                m_state[k] = 0.9 * m_state[k] + 0.1 * g
+                v_state[k] = 0.999 * v_state[k] + 0.001 * g * g
+                mh = m_state[k] / (1 - 0.9 ** step)
+                vh = v_state[k] / (1 - 0.999 ** step)
+                net[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
+        if echo:
+            echo(f"  epoch {epoch + 1}/{epochs}: loss {total / n:.2f}")
+    return net
+
+
+# ------------------------------------------------------------------ the rounds
+def _settings(tables, teacher, games, sample, seed, epochs):
+    return {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
+            "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
+            "games": games, "sample": sample, "seed": seed, "epochs": epochs}
+
+
+def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
+                epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
+                progress=False, command="") -> dict:
+    """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
+    between. Returns {'nets', 'rounds': [per-round report], 'wall'}."""
+    from ..data.progress import Progress
+    from ..strategies import adept
+    from ..strategy import parse_strategies
+    from .runner import available_cpus, make_backend
+
+    tables = list(tables)
+    (teacher,) = parse_strategies([teacher], 1)
+    if teacher.split(":")[0] not in ("pimc", "expert"):
+        raise CratesError(f"adept learns a teacher's value of every option: the teacher must "
+                          f"be pimc or expert, not {teacher!r}")
+    for name, value, low in (("rounds", rounds, 1), ("games", games, 2 * HOLDOUT),
+                             ("epochs", epochs, 1)):
+        if value < low:
+            raise CratesError(f"--{name} must be at least {low}, not {value}")
+    if not 0.0 < sample <= 1.0:
+        raise CratesError(f"--sample must be in (0, 1], not {sample:g}")
+    if scheduler and workers is not None:
+        raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
+                          "play the games (local:K starts K of them)")
+    workers = workers or available_cpus()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = _settings(tables, teacher, games, sample, seed, epochs)
+    meta = out / "train.json"
+    if meta.exists() and not overwrite:
+        try:
+            old = json.loads(meta.read_text())
+        except ValueError:
+            raise CratesError(f"{meta}: damaged; give --overwrite to start again") from None
+        if old.get("settings") != settings:
+            raise CratesError(f"{out} holds a training run with other settings: give the same "
+                              f"options to resume it, or --overwrite")
+    elif overwrite:
+        for p in sorted(out.glob("round-*/**/*"), reverse=True):
+            if p.is_file():
+                p.unlink()
+    meta.write_text(json.dumps({"settings": settings, "command": command}, indent=1))
+    t0 = time.perf_counter()
+    reports = []
+    weights_file = None
+    nets = None
+    paths = []
+    for r in range(1, rounds + 1):
+        folder = out / f"round-{r}"
+        data_dir = folder / "data"
+        data_dir.mkdir(parents=True, exist_ok=True)
+        wfile = folder / "adept.json"
+        r_seed = seed * 1000 + r
+        starts = list(range(0, games, BLOCK_GAMES))
+        todo = [s for s in starts if not (data_dir / f"block-{s:06d}.npz").exists()]
+        tr = time.perf_counter()
+        if todo and not wfile.exists():
+            blocks = [Block(tuple(tables), teacher, None if weights_file is None else str(weights_file),
+                            r_seed, s, min(BLOCK_GAMES, games - s), sample) for s in todo]
+            bar = Progress(games, done=games - sum(b.games for b in blocks), enabled=progress)
+            with make_backend(scheduler, None if scheduler else workers) as backend:
+                for blk, part in backend.run(play_block, blocks):
+                    tmp = data_dir / f"block-{blk.start:06d}.tmp.npz"
+                    np.savez(tmp, **{k: v for k, v in part.items() if k != "start"})
+                    tmp.replace(data_dir / f"block-{blk.start:06d}.npz")
+                    bar.update(blk.games)
+            bar.close()
+        t_gen = time.perf_counter() - tr
+        paths += [data_dir / f"block-{s:06d}.npz" for s in starts]
+        if wfile.exists():
+            info = json.loads(wfile.read_text())
+            nets = adept.read_weights(wfile)
+            weights_file = wfile
+            reports.append(info.get("fit", {}))
+            echo(f"round {r}: done before")
+            continue
+        data = Data(paths)
+        held = held_out(data.game)
+        tf = time.perf_counter()
+        new = {}
+        fit = {}
+        for t, name in enumerate(adept.TABLES):
+            mine = data.kind == t
+            if not mine.any():
+                continue
+            train_part, test_part = data.select(mine & ~held), data.select(mine & held)
+            start_net = None if nets is None else nets.get(name)
+            new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r)
+            fit[name] = {"train": choice_report(scores(new[name], train_part), train_part),
+                         "held_out": choice_report(scores(new[name], test_part), test_part)}
+            if start_net is not None:
+                fit[name]["previous_held_out"] = choice_report(scores(start_net, test_part),
+                                                               test_part)
+            h = fit[name]["held_out"]
+            echo(f"round {r} {name}: {h['decisions']:,} held-out decisions, regret "
+                 f"{h['regret']:.2f} points a decision, agreement with the teacher "
+                 f"{h['agreement']:.1%}")
+        nets = {**(nets or {}), **new}
+        info = {"teacher": teacher, "round": r, "fit": fit, "generate_seconds": round(t_gen, 1),
+                "fit_seconds": round(time.perf_counter() - tf, 1), "command": command}
+        adept.write_weights(wfile, nets, info)
+        weights_file = wfile
+        reports.append(fit)
+    adept.write_weights(out / "adept.json", nets, {"teacher": teacher, "rounds": rounds,
+                                                   "command": command,
+                                                   "fit": reports[-1] if reports else {}})
+    return {"nets": nets, "rounds": reports, "wall": time.perf_counter() - t0}

@@ -1,0 +1,398 @@
+"""`adept`: a fast learned player, a small neural network over what the seat can see,
+trained on `expert`'s value of every option (issue 30).
+
+Contract: for a card decision (play, count, play again) adept scores every legal option
+with a one-hidden-layer network (ReLU, HIDDEN units) and plays the best (`temp` > 0:
+samples softmax(score / temp) from its own stream). A score is in expert's units, the
+option's expected points to the end of the hand for the mover (higher is better), so
+`three` (points a 3 is worth keeping, > 0 hoards 3s, < 0 dumps them) is subtracted from
+the score of an option that plays a 3, as expert does. Suit calls and last-card
+announcements follow greedy (the longest suit; announce, `forget`).
+
+The network's input is two parts, so that the first layer's work on what every option
+shares is done once per decision:
+- the option's row (N_OPTION, OPTION_FEATURES): the apprentice's compact option
+  features (`apprentice.option_rows` with crossed=False: the card's value and effect, 3s
+  and wilds, hits on opponents and the partner, the suit it makes current, going out ...);
+  most are 0, and the first layer skips them;
+- the decision's row (N_CONTEXT, CONTEXT_FEATURES, `context_row`): the hand, the pile,
+  the phase and the count, the hand number, each other seat's hand size, side and known
+  voids, the 3s and wilds held, and where the mover stands in the totals.
+
+hidden = relu(b1 + W_ctx · context + W_opt · option); score = w2 · hidden + b2.
+One network per table kind (TABLES: the family, Crates or Crazy Eights, times
+partnerships or not). The weights are data: `adept.json` beside this module (rebuilt by
+`crates train --player adept`, `crates_sim.runs.train_adept`), loaded once per process
+into a float64 buffer (`weights_buffer`) whose address the engine table carries (slot
+ENGINE_ADEPT), so the kernels are cached once whatever the weights. The buffer also holds
+the scratch of the decision being made (a process plays one decision at a time), so a
+decision allocates nothing. A table kind without weights (or no buffer) plays greedy.
+"""
+
+import json
+import os
+from importlib import resources
+
+import numpy as np
+
+from crates_sim.cards import (
+    FAMILY_EIGHTS,
+    O_COUNT,
+    O_FAMILY,
+    O_HAND,
+    O_N_HANDS,
+    O_PARTNER,
+    O_PHASE,
+    O_PLAYERS,
+    O_SEAT,
+    O_SEATS,
+    OS_TOTAL,
+    OS_VOID_FREE,
+    OS_VOIDS,
+    O_PER_SEAT,
+    PH_AGAIN,
+    PH_ANNOUNCE,
+    PH_CALL,
+    PH_COUNT,
+    PH_PLAY,
+    RANK0_CARDS,
+)
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.bits import popcount
+from crates_sim.engine.indirect import float_array_at
+from crates_sim.engine.jit import kernel, leaf
+from crates_sim.engine.rng_nb import rand_unit
+from crates_sim.errors import CratesError
+from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
+from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
+from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
+from crates_sim.strategies.heuristic import is_opponent
+from crates_sim.view import hand_size, is_wild, seat_after
+
+#: the option's row: the apprentice's N_BASE option features, then its crossed ones as they are
+OPTION_FEATURES = tuple(_APPRENTICE_FEATURES[:N_BASE]) + CROSSED
+N_OPTION = N_COMPACT
+#: the decision's row (`context_row`), the same for every option of a decision
+CONTEXT_FEATURES = (
+    "hand", "min_opp_hand", "stock", "pile", "mate_hand",          # apprentice's CONTEXT
+    "phase_play", "phase_count", "phase_again", "count", "hand_number", "last_hand",
+    "options", "next1_hand", "next2_hand", "next3_hand", "next1_opp", "next2_opp",
+    "next3_opp", "next1_voids", "next2_voids", "next3_voids", "threes_held", "wilds_held",
+    "standing",
+)
+N_CONTEXT = len(CONTEXT_FEATURES)
+HIDDEN = 32
+#: the table kinds, each with a network of its own: index = 2 * family + partnerships
+TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
+          "eights-partnerships")
+N_TABLES = len(TABLES)
+#: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
+#: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2
+BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
+#: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] 1 when table
+#: kind t has weights; the blocks from W0; the scratch from X0 (the context row, the
+#: first layer's context part, one option's hidden units, the option rows, the scores)
+FORMAT = 1.0
+W0 = 8
+X0 = W0 + N_TABLES * BLOCK
+MAX_OPTIONS = 64
+CTX_AT = X0
+HCTX_AT = CTX_AT + N_CONTEXT
+Z_AT = HCTX_AT + HIDDEN
+ROWS_AT = Z_AT + HIDDEN
+SCORES_AT = ROWS_AT + MAX_OPTIONS * N_OPTION
+BUFFER_LEN = SCORES_AT + MAX_OPTIONS
+WEIGHTS_FILE = "adept.json"
+WEIGHTS_ENV = "CRATES_ADEPT_WEIGHTS"
+#: standing: the totals' difference counted in this many points per unit, at most STANDING_CAP
+STANDING_SCALE = 100.0
+STANDING_CAP = 3.0
+
+
+def table_kind(rules) -> int:
+    """The table kind (index into TABLES) of a Rules."""
+    return 2 * (1 if rules.family == "eights" else 0) + (1 if rules.partnerships else 0)
+
+
+# ================================================================ the decision's row
+@leaf
+def _total(obs, q):
+    """Seat q's total (in partnerships its side's: partners share one)."""
+    return obs[O_SEATS + q * O_PER_SEAT + OS_TOTAL]
+
+
+@leaf
+def context_row(obs, hand, options, c0, c1, c2, c3, c4, out, at):
+    """The N_CONTEXT features of the decision (CONTEXT_FEATURES) into out[at:]; c0..c4
+    are the five context scalars that `option_rows` returned."""
+    for j in range(N_CONTEXT):
+        out[at + j] = 0.0
+    out[at + 0] = c0
+    out[at + 1] = c1
+    out[at + 2] = c2
+    out[at + 3] = c3
+    out[at + 4] = c4
+    phase = obs[O_PHASE]
+    out[at + 5] = 1.0 if phase == PH_PLAY else 0.0
+    out[at + 6] = 1.0 if phase == PH_COUNT else 0.0
+    out[at + 7] = 1.0 if phase == PH_AGAIN else 0.0
+    out[at + 8] = min(obs[O_COUNT], 8) / 4.0
+    n_hands = max(obs[O_N_HANDS], 1)
+    out[at + 9] = min(obs[O_HAND], n_hands) / n_hands  # O_HAND: 1-based
+    out[at + 10] = 1.0 if obs[O_HAND] >= n_hands else 0.0
+    out[at + 11] = min(options.shape[0], 16) / 8.0
+    players = obs[O_PLAYERS]
+    for k in range(1, 4):
+        if k >= players:
+            break
+        q = seat_after(obs, k)
+        out[at + 11 + k] = hand_size(obs, q) / 8.0
+        out[at + 14 + k] = 1.0 if is_opponent(obs, q) else -1.0
+        base = O_SEATS + q * O_PER_SEAT
+        if obs[base + OS_VOID_FREE] == 0:
+            out[at + 17 + k] = popcount(obs[base + OS_VOIDS]) / 4.0
+    threes = 0
+    wilds = 0
+    for j in range(hand.shape[0]):
+        d = hand[j]
+        if is_wild(obs, d):
+            wilds += 1
+        elif (d >> 2) == 2:
+            threes += 1
+    out[at + 21] = threes / 4.0
+    out[at + 22] = wilds / 4.0
+    # where the mover's side stands: its total against the best other side's, > 0 ahead
+    mine = _total(obs, obs[O_SEAT])
+    lower = obs[O_FAMILY] != FAMILY_EIGHTS
+    best = 0
+    found = False
+    for q in range(players):
+        if not is_opponent(obs, q):
+            continue
+        theirs = _total(obs, q)
+        if not found or (theirs < best if lower else theirs > best):
+            best = theirs
+            found = True
+    diff = (best - mine) if lower else (mine - best)
+    s = diff / STANDING_SCALE
+    out[at + 23] = min(max(s, -STANDING_CAP), STANDING_CAP)
+
+
+@kernel
+def fill_rows(obs, hand, pile, options, out):
+    """Training's view of a decision: the context row into out[0:N_CONTEXT], then option
+    i's row into out[N_CONTEXT + i * N_OPTION:], exactly as the kernel sees them."""
+    c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION,
+                                     False)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, out, 0)
+
+
+# ================================================================ the decision
+@leaf
+def score_options(obs, hand, pile, options, buf, table, three):
+    """Every option's score into buf[SCORES_AT + i]; returns the best option's index."""
+    n = options.shape[0]
+    c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION,
+                                     False)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, buf, CTX_AT)
+    wb = W0 + table * BLOCK
+    w_opt = wb
+    w_ctx = w_opt + N_OPTION * HIDDEN
+    b1 = w_ctx + N_CONTEXT * HIDDEN
+    w2 = b1 + HIDDEN
+    b2 = w2 + HIDDEN
+    # the first layer's part that every option shares, once
+    for h in range(HIDDEN):
+        buf[HCTX_AT + h] = buf[b1 + h]
+    for j in range(N_CONTEXT):
+        x = buf[CTX_AT + j]
+        if x != 0.0:
+            row = w_ctx + j * HIDDEN
+            for h in range(HIDDEN):
+                buf[HCTX_AT + h] += x * buf[row + h]
+    best = 0
+    best_score = -1.0e300
+    for i in range(n):
+        at = ROWS_AT + i * N_OPTION
+        # the hidden units: the shared part plus the option's non-zero features (most are 0)
+        for h in range(HIDDEN):
+            buf[Z_AT + h] = buf[HCTX_AT + h]
+        for j in range(N_OPTION):
+            x = buf[at + j]
+            if x != 0.0:
+                row = w_opt + j * HIDDEN
+                for h in range(HIDDEN):
+                    buf[Z_AT + h] += x * buf[row + h]
+        s = buf[b2]
+        for h in range(HIDDEN):
+            z = buf[Z_AT + h]
+            if z > 0.0:
+                s += z * buf[w2 + h]
+        if three != 0.0 and buf[at + 10] != 0.0:  # option feature 10: the card is a 3
+            s -= three
+        buf[SCORES_AT + i] = s
+        if s > best_score:
+            best_score = s
+            best = i
+    return best
+
+
+@kernel
+def adept_choice(params, obs, hand, pile, options, rng, buf):
+    """adept's option index, with the weights and scratch of `buf` (the weights buffer;
+    a table kind without weights: greedy). params: temp (0: the best score), forget, three."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announces(params[1:], rng)
+    if phase >= PH_CALL:
+        return longest_suit(hand, options)
+    n = options.shape[0]
+    if n == 1:
+        return 0
+    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+    if (buf.shape[0] < BUFFER_LEN or buf[1] != N_OPTION or buf[2] != N_CONTEXT
+            or buf[3] != HIDDEN or buf[4 + table] == 0.0 or n > MAX_OPTIONS):
+        return greedy_nb(params, obs, hand, pile, options, rng)
+    best = score_options(obs, hand, pile, options, buf, table, params[2])
+    temp = params[0]
+    if temp <= 0.0:
+        return best
+    top = buf[SCORES_AT + best]
+    total = 0.0
+    for i in range(n):
+        total += np.exp((buf[SCORES_AT + i] - top) / temp)
+    u = rand_unit(rng, 0) * total
+    for i in range(n):
+        u -= np.exp((buf[SCORES_AT + i] - top) / temp)
+        if u < 0.0:
+            return i
+    return best
+
+
+@kernel
+def adept_entry(G, seat, n_options):
+    """adept's decision adapter: the engine calls it by address; the weights come by
+    the address in the engine table of G (0: none, then it plays greedy)."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    address = G[E.ENG0 + E.ENGINE_ADEPT]
+    if address == 0:
+        return greedy_nb(params, obs, hand, pile, options, rng)
+    buf = float_array_at(address, BUFFER_LEN)
+    return adept_choice(params, obs, hand, pile, options, rng, buf)
+
+
+# ================================================================ the weights
+_BUFFER = []
+
+
+def shipped_weights_path():
+    """The weights file shipped in the package."""
+    return resources.files("crates_sim.strategies").joinpath(WEIGHTS_FILE)
+
+
+def empty_net() -> dict:
+    """A network of zeros (it scores every option alike: the first legal option)."""
+    return {"w_opt": np.zeros((N_OPTION, HIDDEN)), "w_ctx": np.zeros((N_CONTEXT, HIDDEN)),
+            "b1": np.zeros(HIDDEN), "w2": np.zeros(HIDDEN), "b2": np.zeros(1)}
+
+
+def pack(net: dict) -> np.ndarray:
+    """One network as its BLOCK of the buffer."""
+    return np.concatenate([np.asarray(net["w_opt"], dtype=np.float64).ravel(),
+                           np.asarray(net["w_ctx"], dtype=np.float64).ravel(),
+                           np.asarray(net["b1"], dtype=np.float64).ravel(),
+                           np.asarray(net["w2"], dtype=np.float64).ravel(),
+                           np.asarray(net["b2"], dtype=np.float64).ravel()])
+
+
+def read_weights(path=None) -> dict:
+    """The networks in a weights file (default: $CRATES_ADEPT_WEIGHTS, else the shipped
+    one): {table kind name: net dict}. JSON {"option_features": [names],
+    "context_features": [names], "hidden": H, "tables": {name: {"w_opt": [[..]], "w_ctx":
+    [[..]], "b1": [..], "w2": [..], "b2": [..]}}, ...}."""
+    path = path or os.environ.get(WEIGHTS_ENV) or shipped_weights_path()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        shape_ok = (list(data["option_features"]) == list(OPTION_FEATURES)
+                    and list(data["context_features"]) == list(CONTEXT_FEATURES)
+                    and int(data["hidden"]) == HIDDEN)
+        nets = {name: {k: np.asarray(v, dtype=np.float64) for k, v in net.items()}
+                for name, net in data["tables"].items()}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CratesError(f"adept weights {path}: cannot read them ({exc})") from None
+    if not shape_ok or any(name not in TABLES for name in nets) or any(
+            pack(net).shape != (BLOCK,) for net in nets.values()):
+        raise CratesError(f"adept weights {path}: made for another network (features or "
+                          f"hidden units differ from this version's)")
+    return nets
+
+
+def write_weights(path, nets: dict, info=None) -> None:
+    """Write networks {table kind name: net dict} and `info` (how they were made)."""
+    data = {"option_features": list(OPTION_FEATURES), "context_features": list(CONTEXT_FEATURES),
+            "hidden": HIDDEN,
+            "tables": {name: {k: np.round(np.asarray(v, dtype=np.float64), 5).tolist()
+                              for k, v in net.items()} for name, net in nets.items()},
+            **(info or {})}
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, separators=(",", ":"))
+        fh.write("\n")
+    os.replace(tmp, path)
+
+
+def weights_buffer() -> np.ndarray:
+    """This process's weights buffer (loaded once: `read_weights`; no shipped file: every
+    table kind plays greedy)."""
+    if not _BUFFER:
+        buf = np.zeros(BUFFER_LEN, dtype=np.float64)
+        buf[0], buf[1], buf[2], buf[3] = FORMAT, N_OPTION, N_CONTEXT, HIDDEN
+        _BUFFER.append(buf)
+        path = os.environ.get(WEIGHTS_ENV) or shipped_weights_path()
+        if os.environ.get(WEIGHTS_ENV) or os.path.exists(str(path)):
+            set_weights(read_weights(path))
+    return _BUFFER[0]
+
+
+def weights_address() -> int:
+    """The address of this process's weights buffer (for the engine table)."""
+    return int(weights_buffer().ctypes.data)
+
+
+def set_weights(nets: dict) -> dict:
+    """Play with networks {table kind name: net dict} from now on (kinds not named keep
+    theirs; a net of None removes one: greedy). The buffer is rewritten in place, so
+    engine tables already made see them. Returns the previous networks."""
+    buf = weights_buffer()
+    old = current_weights()
+    for name, net in nets.items():
+        t = TABLES.index(name)
+        at = W0 + t * BLOCK
+        if net is None:
+            buf[4 + t] = 0.0
+            buf[at:at + BLOCK] = 0.0
+        else:
+            buf[at:at + BLOCK] = pack(net)
+            buf[4 + t] = 1.0
+    return old
+
+
+def current_weights() -> dict:
+    """The networks this process plays with: {table kind name: net dict or None}."""
+    buf = weights_buffer()
+    out = {}
+    for t, name in enumerate(TABLES):
+        if buf[4 + t] == 0.0:
+            out[name] = None
+            continue
+        b = buf[W0 + t * BLOCK:W0 + (t + 1) * BLOCK].copy()
+        i = 0
+        net = {}
+        for key, shape in (("w_opt", (N_OPTION, HIDDEN)), ("w_ctx", (N_CONTEXT, HIDDEN)),
+                           ("b1", (HIDDEN,)), ("w2", (HIDDEN,)), ("b2", (1,))):
+            size = int(np.prod(shape))
+            net[key] = b[i:i + size].reshape(shape)
+            i += size
+        out[name] = net
+    return out
