@@ -304,19 +304,66 @@ def differences(table: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+#: (measure, group) -> what it is, for a person; "{g}" is the group (a seat, a position, ...)
+PLAIN = {
+    ("seat_win", None): "seat {g}'s share of the wins",
+    ("pos_points", None): "the mean hand points of the player {g} seats after the dealer",
+    ("pos_points", "0"): "the dealer's mean hand points",
+    ("pos_points", "1"): "the mean hand points of the first player (the dealer's left)",
+    ("first_player", ""): "the first player's edge (hand points against the table's mean)",
+    ("pressures", ""): "the number of pressures per game",
+    ("turns", ""): "the number of turns per hand",
+    ("ends", "dead"): "the share of hands that end dead (no cards left to draw)",
+    ("ends", "cap"): "the share of hands stopped at the turn limit",
+    ("saturated", ""): "the share of games with a total at the points ceiling",
+    ("spread", ""): "the spread (standard deviation) of final scores",
+    ("luck", "strategy"): "the share of a final score's variance due to the strategies (skill)",
+    ("luck", "seat"): "the share of a final score's variance due to the seat",
+    ("luck", "deal"): "the share of a final score's variance due to the cards dealt (luck)",
+    ("luck", "residual"): "the share of a final score's variance due to the luck of the play",
+    ("balance", ""): "the balance between seats (1 − the widest gap between seats' win rates)",
+    ("decisions", "share"): "the share of moves with a real choice",
+    ("decisions", "branching"): "the number of options per move",
+    ("lead_changes", "per_game"): "the number of lead changes per game",
+    ("lead_changes", "per_hand"): "the chance that the lead changes after a hand",
+    ("decisive_hand", "share"): "how far into the game (share of its hands) the winner is settled",
+    ("decisive_hand", "hand"): "the hand after which the winner is settled",
+    ("drama", "points"): "the winner's worst deficit during the game (points)",
+    ("drama", "share"): "the winner's worst deficit during the game (in SDs of final totals)",
+    ("comeback", ""): "the share of games won from behind at mid-game",
+    ("duration", "turns"): "the number of turns per game",
+    ("duration", "turns_sd"): "the spread (SD) of the turns per game",
+    ("duration", "hands"): "the number of hands per game",
+    ("duration", "hands_sd"): "the spread (SD) of the hands per game",
+    ("duration", "in_band"): "the share of games whose length is in the ideal band",
+    ("skill_gap", None): "how much more often the strong player wins against {g}",
+}
+
+
+def plain_name(measure: str, group: str) -> str:
+    """What a (measure, group) of the tables is, in words for a person (no internal keys)."""
+    text = PLAIN.get((measure, group)) or PLAIN.get((measure, None))
+    if text is None:
+        title, _unit, _mult, gname = MEASURES.get(measure, (measure.replace("_", " "), "", 1, ""))
+        text = title.lower() + (f" ({gname} {group})" if group else "")
+    return text.format(g=group)
+
+
 def _describe(row) -> str:
-    title, unit, mult, gname = MEASURES[row["measure"]]
-    what = title.lower() + (f" ({gname} {row['group']})" if row["group"] else "")
-    pct = mult == 100
-    if pct:
-        d = (f"{100 * row['diff']:+.1f} percentage points [{100 * row['lo']:+.1f}, {100 * row['hi']:+.1f}]")
+    _title, _unit, mult, _gname = MEASURES[row["measure"]]
+    what = plain_name(row["measure"], row["group"])
+    if mult == 100:
+        d = f"{100 * row['diff']:+.1f} percentage points [{100 * row['lo']:+.1f}, {100 * row['hi']:+.1f}]"
     else:
         d = f"{row['diff']:+.2f} [{row['lo']:+.2f}, {row['hi']:+.2f}]"
     direction = "higher" if row["diff"] > 0 else "lower"
-    return f"Under **{row['variant']}**, {what} is {direction} than under {row['baseline']}: {d}."
+    return (f"Under **{row['variant']}**, {what} is {direction} than under {row['baseline']}: "
+            f"{d} (95% CI).")
 
 
 def summary_lines(diffs: pd.DataFrame, top: int = 6) -> list[str]:
+    """The summary: the differences from the first variant whose 95% CI misses 0, the
+    clearest first, each one plain sentence."""
     if diffs.empty:
         return ["Only one variant: nothing to compare."]
     sig = diffs[(diffs["lo"] > 0) | (diffs["hi"] < 0)]

@@ -5,7 +5,8 @@ Contract: `ladder(rules, rungs, games, seed, out, ...)` plays `expert` with 1, 2
 2**(rungs-1) samples per decision, each rung against the rung below in a duplicate
 comparison (`crates compare`: the same deals, seats rotated), and returns one row per
 rung: the upper rung's share of the two rungs' wins (its win share over the sum of
-both, 50% = level) and the win-rate difference with its 95% CI. The rungs that still
+both, 50% = level) and the win-rate difference with its 95% CI and whether that CI misses 0
+(`significant`; the win rate is the headline throughout, as in `crates compare`). The rungs that still
 win at least 55% measure how much skill (search) the rule set rewards: a game of pure
 luck stops climbing at once, a game of skill keeps rewarding more search.
 """
@@ -51,7 +52,7 @@ def ladder(rules, rungs: int, games: int, seed: int, out, workers=None, echo=pri
         rows.append({"rung": k, "upper": upper, "lower": lower, "deals": int(res["games"]),
                      "share": share, "win_diff": float(pair["win_diff"]),
                      "win_lo": float(pair["win_lo"]), "win_hi": float(pair["win_hi"]),
-                     "wins": share >= WINS, "seconds": round(res["wall"], 1)})
+                     "significant": bool(pair["win_significant"]), "wins": share >= WINS, "seconds": round(res["wall"], 1)})
         echo(f"  rung {k}: {upper} vs {lower}: {100 * share:.1f}% of the wins, difference "
              f"{100 * pair['win_diff']:+.1f} points [{100 * pair['win_lo']:+.1f}, "
              f"{100 * pair['win_hi']:+.1f}] ({res['wall']:.0f} s)")

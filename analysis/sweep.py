@@ -310,7 +310,7 @@ def document(result: dict, rules) -> Document:
     sec = doc.section("Best point", "best")
     sec.text(f"**Best point** (highest win-rate difference, the headline measure): `{b['spec']}`: win-rate "
              f"difference {ci_text(b['win_diff'], b['win_lo'], b['win_hi'], 1, pct=True)}, {ROBUST_NAME} score "
-             f"difference {ci_text(b['robust'], b['robust_lo'], b['robust_hi'])}, mean score difference "
+             f"difference {ci_text(b['robust'], b['robust_lo'], b['robust_hi'])}, mean score difference (heavy-tailed) "
              f"{ci_text(b['diff'], b['diff_lo'], b['diff_hi'])} points per game. The best of many points "
              f"is flattered by its own noise: confirm it with `crates compare` on another seed.")
     sec = doc.section("Curve" if len(axes) == 1 else "Heat map", "curve")
@@ -330,7 +330,7 @@ def document(result: dict, rules) -> Document:
                          f"points per game ({'negative' if lower else 'positive'} = point better)")
         lines_ci(ax, x, table["robust"], table["robust_lo"], table["robust_hi"],
                  f"{ROBUST_NAME}, bootstrap 95% CI", PALETTE[1], marker="s")
-        lines_ci(ax, x, table["diff"], table["diff_lo"], table["diff_hi"], "mean, 95% CI", PALETTE[0])
+        lines_ci(ax, x, table["diff"], table["diff_lo"], table["diff_hi"], "mean (heavy-tailed), 95% CI", PALETTE[0])
         ax.axvline(x[best], color=PALETTE[3], ls=":", lw=1.5, label="best point (win rate)")
         ax.axhline(0, color="grey", ls="--", lw=1)
         ax.legend()
@@ -365,10 +365,13 @@ def document(result: dict, rules) -> Document:
     sec.table(pd.DataFrame({**cols, "deals": table["n_deals"],
                             "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
                                                              zip(table["win_diff"], table["win_lo"], table["win_hi"], strict=True)],
+                            "significant (win rate)": ["yes" if lo > 0 or hi < 0 else "no"
+                                                       for lo, hi in zip(table["win_lo"], table["win_hi"], strict=True)],
                             f"{ROBUST_NAME} (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
                                                         zip(table["robust"], table["robust_lo"], table["robust_hi"], strict=True)],
-                            "mean score difference (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
-                                                               zip(table["diff"], table["diff_lo"], table["diff_hi"], strict=True)],
+                            "mean score difference (heavy-tailed, 95% CI)": [
+                                ci_text(e, lo, hi) for e, lo, hi in
+                                zip(table["diff"], table["diff_lo"], table["diff_hi"], strict=True)],
                             "best": ["★" if i == best else "" for i in range(len(table))]}),
               f"Every grid point against {result['against']} (point − baseline)")
     return doc

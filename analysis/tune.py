@@ -457,10 +457,12 @@ def document(result: dict, rules):
         "against": vt["against"], "deals": vt["n_deals"],
         "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
                                          zip(vt["win_diff"], vt["win_lo"], vt["win_hi"], strict=True)],
+        "significant (win rate)": ["yes" if lo > 0 or hi < 0 else "no"
+                                   for lo, hi in zip(vt["win_lo"], vt["win_hi"], strict=True)],
         f"{ROBUST_NAME} (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
                                     zip(vt["robust"], vt["robust_lo"], vt["robust_hi"], strict=True)],
-        "mean score difference (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
-                                           zip(vt["diff"], vt["diff_lo"], vt["diff_hi"], strict=True)]}),
+        "mean score difference (heavy-tailed, 95% CI)": [
+            ci_text(e, lo, hi) for e, lo, hi in zip(vt["diff"], vt["diff_lo"], vt["diff_hi"], strict=True)]}),
         f"Validation: result − opponent ({'negative' if lower else 'positive'} score differences favour the result)")
     if len(rows):
         top = rows.iloc[int(rows["win_diff"].to_numpy().argmax())]

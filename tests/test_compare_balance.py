@@ -262,3 +262,21 @@ def test_compare_reports_the_robust_and_win_measures(fake, tmp_path):
     assert saved["robust_diff"] == pytest.approx(pair["robust_diff"])
     again = compare(INDIVIDUAL, ["greedy", "random"], 120, 2, tmp_path / "rb2", **quiet)
     assert again["pairs"].iloc[0]["robust_lo"] == pair["robust_lo"]  # the bootstrap is seeded
+
+
+def test_balance_summary_reads_for_a_person():
+    # issue 32 §5: "lead changes (part per_hand) is higher ..." read like internal names
+    from crates_sim.analysis.balance import MEASURES, PLAIN
+
+    rows = [{"variant": "league", "baseline": "classic", "measure": m, "group": g, "diff": 0.2, "lo": 0.1,
+             "hi": 0.3, "se": 0.05, "z": 4.0}
+            for m, g in [("lead_changes", "per_hand"), ("seat_win", "2"), ("pos_points", "0"), ("duration", "turns_sd"),
+                         ("skill_gap", "random"), ("luck", "deal"), ("ends", "cap"), ("first_player", "")]]
+    lines = summary_lines(pl.DataFrame(rows).to_pandas(), top=20)
+    assert len(lines) == len(rows)
+    for line in lines:
+        assert "_" not in line and "part " not in line and "(95% CI)" in line, line
+    assert "the chance that the lead changes after a hand is higher than under classic" in lines[0]
+    assert "seat 2's share of the wins" in lines[1] and "percentage points" in lines[1]
+    # every measure balance reports has a plain name
+    assert {m for m, _ in PLAIN} >= set(MEASURES)
