@@ -11,8 +11,9 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 	$(BIN)/crates compile
 
-# the editable install is a .pth line naming this checkout (crates_sim/strategies and
-# crates_sim/analysis are links to the top-level folders; see pyproject.toml): no warning
+# the editable install maps the one name crates_sim to this checkout's folder (setuptools'
+# finder; crates_sim/strategies and crates_sim/analysis are links to the top-level folders;
+# see pyproject.toml): `import analysis` elsewhere fails, as with a wheel; no warning
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip

@@ -1,6 +1,6 @@
 """crates-sim: a Monte Carlo strategy-analysis toolkit for Crates and Crazy Eights."""
 
-__version__ = "0.1.0"
+from ._version import __version__  # a leaf: data.manifest reads it there too
 
 from .data._cache import configure_numba_cache  # noqa: E402
 

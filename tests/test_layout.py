@@ -1,16 +1,20 @@
-"""The package layout that installs (issue 26.5): every package lies under the root.
+"""The package layout that installs (issues 26.5, 32.6): crates_sim and nothing else.
 
 Contract: the top-level strategies/ and analysis/ folders are reached as
 crates_sim.strategies and crates_sim.analysis through the links crates_sim/strategies and
-crates_sim/analysis, and pyproject's only package-dir entry is "" = ".". That keeps
-setuptools' editable install a plain .pth line (no import hook, no "folders with the same
-name as your package" warning) while a wheel still ships the files themselves. These tests
-read the source tree and pyproject.toml only; they build nothing.
+crates_sim/analysis, and pyproject's only package-dir entry maps crates_sim to itself.
+setuptools' editable install is then its meta path finder for the one name crates_sim
+(the notice it prints about it silenced by tools/build_backend.py), so that `import
+analysis` from another folder fails as it would with a wheel, while a wheel still ships
+the files themselves. These tests read the source tree and pyproject.toml, and import
+from a scratch folder; they build nothing.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -25,11 +29,11 @@ def _setuptools_config():
 
 
 def test_every_package_is_listed_and_lies_where_its_name_says():
-    """setuptools installs an editable checkout with a .pth line (and no warning) only
-    when package-dir is {"": "."} and each package sits at its dotted path under the
-    root; a package folder missing from the list would be missing from the wheel."""
+    """package-dir maps crates_sim alone (an editable install then maps that one name,
+    not the checkout's root), and each package sits at its dotted path under the root;
+    a package folder missing from the list would be missing from the wheel."""
     config = _setuptools_config()
-    assert config["package-dir"] == {"": "."}
+    assert config["package-dir"] == {"crates_sim": "crates_sim"}
     found = set()
     for folder, _dirs, files in os.walk(ROOT / "crates_sim", followlinks=True):
         if "__init__.py" in files:
@@ -53,3 +57,28 @@ def test_the_shipped_weights_resolve_as_package_data():
     finds it (pyproject's package-data)."""
     assert resources.files("crates_sim.strategies").joinpath("apprentice.json").is_file()
     assert "*.json" in _setuptools_config()["package-data"]["crates_sim.strategies"]
+
+
+def test_only_crates_sim_is_importable_from_another_folder(tmp_path):
+    """From a folder outside the checkout, crates_sim imports (from the checkout, when
+    installed editable) and the checkout's other top-level folders do not: the install
+    names the package, not the repository's root (issue 32.6)."""
+    code = ("import crates_sim, importlib.util as u; print(crates_sim.__file__); "
+            "print([m for m in ('analysis', 'strategies', 'tests', 'examples', 'tools') "
+            "if u.find_spec(m) is not None])")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    assert out[1] == "[]", f"importable from {tmp_path}: {out[1]}"
+
+
+def test_the_version_is_a_leaf_read_by_pyproject():
+    """crates_sim/_version.py imports nothing (data.manifest reads it without importing
+    the package's front: no import circle) and pyproject takes the version from it."""
+    import ast
+
+    tree = ast.parse((ROOT / "crates_sim" / "_version.py").read_text())
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert _setuptools_config()["dynamic"]["version"] == {"attr": "crates_sim._version.__version__"}
+    manifest = (ROOT / "crates_sim" / "data" / "manifest.py").read_text()
+    assert "from .. import" not in manifest and "from .._version import __version__" in manifest

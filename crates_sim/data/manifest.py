@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import time
 
-from .. import __version__
+from .._version import __version__
 from ..errors import CratesError
 
 FORMAT = "crates-sim dataset"
