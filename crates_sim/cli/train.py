@@ -13,13 +13,23 @@ from .common import rules_options
 #: without its opponent model, the teacher of the shipped weights (so that the documented
 #: command rebuilds them)
 DEFAULT_TEACHER = "expert:infer=0"
+#: adept's default teacher: expert with twice its samples (values less noisy; the
+#: shipped networks' teacher) and the tables it learns by default (the three of issue 30)
+ADEPT_TEACHER = "expert:samples=120"
+ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 
 
 @click.command()
 @rules_options
-@click.option("--teacher", "-t", default=DEFAULT_TEACHER, show_default=True, metavar="SPEC",
-              help="The strategy whose choices the apprentice learns (any spec; a pimc teacher "
-                   "also gives its value of every option).")
+@click.option("--player", type=click.Choice(["apprentice", "adept"]), default="apprentice",
+              show_default=True,
+              help="The learned player to rebuild: the linear apprentice, or adept's networks "
+                   "(by default on classic partnerships, classic individual play and "
+                   "crazy-eights, unless --preset/--players/--both name the tables).")
+@click.option("--teacher", "-t", default=None, metavar="SPEC",
+              help=f"The strategy whose choices the apprentice learns (any spec; a pimc teacher "
+                   f"also gives its value of every option) [default: {DEFAULT_TEACHER}; "
+                   f"adept: {ADEPT_TEACHER}].")
 @click.option("--both", is_flag=True,
               help="Classic 4 players: games alternate between partnerships and individual play.")
 @click.option("--per-table", is_flag=True,
@@ -28,8 +38,8 @@ DEFAULT_TEACHER = "expert:infer=0"
               help="Rounds of expert iteration (a larger number continues a finished run).")
 @click.option("--games", "-g", default=60, show_default=True, type=int,
               help="Games per round (each records about sample x its card decisions).")
-@click.option("--sample", default=0.1, show_default=True, type=float,
-              help="Share of card decisions the teacher labels.")
+@click.option("--sample", default=0.1, type=float,
+              help="Share of card decisions the teacher labels [default: 0.1; adept: 0.5].")
 @click.option("--cap", default=10_000, show_default=True, type=int,
               help="Most decisions recorded per game.")
 @click.option("--l2", default=0.001, show_default=True, type=float,
@@ -38,6 +48,8 @@ DEFAULT_TEACHER = "expert:infer=0"
               help="Weigh each decision in the fit by 0.5 + the teacher's value of its choice "
                    "minus its next best option's, at most POINTS (0: all alike; a pimc or "
                    "expert teacher).")
+@click.option("--epochs", default=12, show_default=True, type=int,
+              help="adept: passes of the fit over the data each round.")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the games.")
@@ -48,8 +60,9 @@ DEFAULT_TEACHER = "expert:infer=0"
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
               help="Play the games on a Dask cluster, as `crates simulate --scheduler`.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight, eval_games,
-          seed, out, overwrite, workers, scheduler, quiet):
+@click.pass_context
+def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
+          epochs, eval_games, seed, out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -72,9 +85,28 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_w
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app
       cp train/app/apprentice.json strategies/apprentice.json  ship them
+      crates train --player adept --rounds 2 --games 6000 --sample 0.5 --out train/adept
+          (adept's shipped networks: docs/strategies.md)
+      crates train --player adept --preset crazy-eights --games 400 --out train/ad8
+
+    With --player adept each round plays --games games in which the teacher (pimc or
+    expert) values every option of a --sample of the card decisions from the mover's
+    information; the decision's and the options' rows go to OUT/round-K/data/ (one file
+    per block of games, so an interrupted run resumes where it stopped), and adept's
+    networks are fitted to the values' advantages (plain numpy, Adam), one per table
+    kind, checked on held-out games (the teacher's regret and agreement). The mover is
+    the apprentice in round 1 and the previous round's adept after.
+    OUT/adept.json is the last round's networks.
     """
     from ..runs.train import train as run_train
 
+    if workers is not None and workers < 1:
+        raise CratesError("--workers must be at least 1")
+    if player == "adept":
+        return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
+                            0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
+                            epochs, seed, out, overwrite, workers, scheduler, quiet)
+    teacher = teacher or DEFAULT_TEACHER
     tables = [rules]
     if both:
         if rules.family != "crates" or rules.players != 4:
@@ -83,8 +115,6 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_w
 
         knobs = {k: v for k, v in rules.knobs.items() if k != "partnerships"}
         tables = [Rules(rules.preset_name, 4, {**knobs, "partnerships": p}) for p in (True, False)]
-    if workers is not None and workers < 1:
-        raise CratesError("--workers must be at least 1")
     res = run_train(tables, out, teacher, rounds=rounds, games=games, sample=sample, cap=cap,
                     seed=seed, l2=l2, eval_games=eval_games, workers=workers,
                     scheduler=scheduler, overwrite=overwrite, per_table=per_table,
@@ -99,3 +129,40 @@ def train(rules, teacher, both, per_table, rounds, games, sample, cap, l2, gap_w
                    f"{100 * s['win_diff']:+.1f} points [{100 * s['win_lo']:+.1f}, "
                    f"{100 * s['win_hi']:+.1f}]")
     click.echo(f"weights: {out}/apprentice.json")
+
+
+def _named_tables(ctx) -> bool:
+    """Whether the command line names the rules (else adept learns ADEPT_TABLES)."""
+    return any(ctx.get_parameter_source(name).name != "DEFAULT"
+               for name in ("preset", "players", "partnerships", "settings", "both"))
+
+
+def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
+                 workers, scheduler, quiet):
+    """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
+    from ..rules import Rules
+    from ..runs.train_adept import train_adept
+
+    if not _named_tables(ctx):
+        tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
+    elif both:
+        if rules.family != "crates" or rules.players != 4:
+            raise CratesError("--both needs 4 players in a Crates preset (partnerships exist)")
+        knobs = {k: v for k, v in rules.knobs.items() if k != "partnerships"}
+        tables = [Rules(rules.preset_name, 4, {**knobs, "partnerships": p}) for p in (True, False)]
+    else:
+        tables = [rules]
+    command = " ".join(["crates", "train", *sys.argv[2:]]) if len(sys.argv) > 2 else ""
+    res = train_adept(tables, out, teacher, rounds=rounds, games=games, sample=sample,
+                      seed=seed, epochs=epochs, workers=workers, scheduler=scheduler,
+                      overwrite=overwrite,
+                      echo=lambda s: None if quiet else click.echo(s, err=True),
+                      progress=not quiet and sys.stderr.isatty(), command=command)
+    click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")
+    for name, fit in (res["rounds"][-1] or {}).items():
+        h = fit.get("held_out", {})
+        if h.get("decisions"):
+            click.echo(f"  {name}: held-out regret {h['regret']:.2f} points a decision, "
+                       f"agreement with the teacher {h['agreement']:.1%} "
+                       f"({h['decisions']:,} decisions)")
+    click.echo(f"networks: {out}/adept.json (ship them: cp {out}/adept.json strategies/adept.json)")

@@ -1,0 +1,181 @@
+"""adept: the kernel scores exactly what training's numpy forward pass scores, the networks
+reach the kernel as data (a table kind without one plays greedy), `three` moves its 3s,
+the shipped networks load and play legally on every preset, and `crates train --player
+adept` learns (a short run beats its starting point on held-out decisions), resumes, and
+reproduces its networks."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from crates_sim import Rules
+from crates_sim.cli.main import cli
+from crates_sim.engine.api import run_games
+from crates_sim.rules import PRESETS
+from crates_sim.runs.train_adept import Block, Data, choice_report, fit_net, play_block, scores
+from crates_sim.strategies import adept as A
+
+
+def _random_net(seed):
+    rng = np.random.default_rng(seed)
+    return {"w_opt": rng.normal(0, 0.5, (A.N_OPTION, A.HIDDEN)),
+            "w_ctx": rng.normal(0, 0.5, (A.N_CONTEXT, A.HIDDEN)),
+            "b1": rng.normal(0, 0.2, A.HIDDEN), "w2": rng.normal(0, 1, A.HIDDEN),
+            "b2": np.zeros(1)}
+
+
+@pytest.fixture(scope="module")
+def block(tmp_path_factory):
+    """A few games of classic partnerships labelled by a cheap pimc teacher, saved."""
+    rules = Rules.preset("classic", 4)
+    part = play_block(Block((rules,), "pimc:samples=6:depth=6", None, 3, 0, 30, 0.6))
+    path = tmp_path_factory.mktemp("adept") / "block.npz"
+    np.savez(path, **{k: v for k, v in part.items() if k != "start"})
+    return path
+
+
+def test_kernel_and_numpy_agree_on_a_live_decision():
+    """The kernel's scores of a real decision (from the step engine) match the numpy
+    forward pass over `fill_rows` of the same decision."""
+    from crates_sim.play.step import Table
+
+    rules = Rules.preset("classic", 4)
+    net = _random_net(2)
+    old = A.set_weights({"crates-partnerships": net})
+    try:
+        table = Table(rules, [None] * 4, 5, 0)
+        checked = 0
+        while not table.over and checked < 20:
+            d = table.pending
+            options = np.asarray(d.options, dtype=np.int64)
+            if table.pending_phase in (0, 1, 2) and len(options) >= 2:
+                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+                A.fill_rows(d.obs, d.hand, d.pile, options, out)
+                ctx = out[:A.N_CONTEXT][None, :]
+                rows = out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION)
+                pre = rows @ net["w_opt"] + ctx @ net["w_ctx"] + net["b1"]
+                want = np.maximum(pre, 0) @ net["w2"] + net["b2"][0]
+                params = np.zeros(8)
+                rng = np.zeros(4, dtype=np.int64)
+                buf = A.weights_buffer()
+                k = A.adept_choice(params, d.obs, d.hand, d.pile, options, rng, buf)
+                got = buf[A.SCORES_AT:A.SCORES_AT + len(options)]
+                assert np.allclose(got, want), (got, want)
+                assert k == int(np.argmax(want))
+                checked += 1
+            table.answer(d.options[0])
+        assert checked >= 5
+    finally:
+        A.set_weights(old)
+
+
+def test_a_table_kind_without_a_network_plays_greedy():
+    rules = Rules.preset("classic", 4)
+    old = A.set_weights({name: None for name in A.TABLES})
+    try:
+        mine = run_games(rules, ["adept"] * 4, 2, 0, 3, detail="games")
+    finally:
+        A.set_weights(old)
+    greedy = run_games(rules, ["greedy"] * 4, 2, 0, 3, detail="games")
+    assert mine.games["total"].tolist() == greedy.games["total"].tolist()
+
+
+def test_three_moves_the_3s():
+    """`three` reaches the scores: keeping 3s and dumping them play different games."""
+    rules = Rules.preset("classic", 4)
+    old = A.set_weights({"crates-partnerships": _random_net(4)})
+    try:
+        keep = run_games(rules, ["adept:three=500", "greedy"] * 2, 4, 0, 20, detail="hands")
+        dump = run_games(rules, ["adept:three=-500", "greedy"] * 2, 4, 0, 20, detail="hands")
+    finally:
+        A.set_weights(old)
+    assert keep.games["total"].tolist() != dump.games["total"].tolist()
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_adept_plays_legally_and_reproducibly_on_every_preset(preset):
+    lo, hi = PRESETS[preset][1]
+    for players in sorted({lo, min(4, hi)}):
+        rules = Rules.preset(preset, players)
+        specs = ["adept", "greedy", "adept:temp=2", "random"][:players]
+        res = run_games(rules, specs, seed=4, game_start=0, n_games=3, detail="games")
+        again = run_games(rules, specs, seed=4, game_start=0, n_games=3, detail="games")
+        assert res.turns > 0
+        assert res.games["total"].tolist() == again.games["total"].tolist()
+
+
+def test_the_shipped_networks_load():
+    if not A.shipped_weights_path().is_file():
+        pytest.skip("no shipped networks")
+    nets = A.read_weights(A.shipped_weights_path())
+    assert set(nets) >= {"crates-partnerships", "crates-individual", "eights-individual"}
+    for net in nets.values():
+        assert np.isfinite(A.pack(net)).all()
+
+
+def test_a_fit_beats_its_start_on_held_out_decisions(block):
+    data = Data([block])
+    held = (data.game % 3) == 0
+    train, test = data.select(~held), data.select(held)
+    start = _random_net(3)
+    before = choice_report(scores(start, test), test)
+    net = fit_net(train, start, epochs=30, batch=64, lr=3e-3, seed=0)
+    after = choice_report(scores(net, test), test)
+    assert after["regret"] < before["regret"], (before, after)
+    assert after["agreement"] > before["agreement"]
+
+
+def test_bad_weights_files_are_one_line_errors(tmp_path):
+    from crates_sim.errors import CratesError
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    with pytest.raises(CratesError, match="cannot read"):
+        A.read_weights(bad)
+    other = tmp_path / "other.json"
+    A.write_weights(other, {"crates-individual": A.empty_net()})
+    data = json.loads(other.read_text())
+    data["hidden"] = 7
+    other.write_text(json.dumps(data))
+    with pytest.raises(CratesError, match="another network"):
+        A.read_weights(other)
+
+
+def test_crates_train_adept_learns_resumes_and_reproduces(tmp_path):
+    def args(out, games=24, rounds=1):
+        return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
+                "pimc:samples=4:depth=4", "--games", str(games), "--rounds", str(rounds),
+                "--epochs", "3", "--workers", "1", "-q", "--out", str(out)]
+
+    runner = CliRunner()
+    res = runner.invoke(cli, args(tmp_path / "a"))
+    assert res.exit_code == 0, res.output
+    assert "eights-individual: held-out regret" in res.output
+    first = json.loads((tmp_path / "a" / "adept.json").read_text())["tables"]
+    assert list(first) == ["eights-individual"]
+    # the same command again resumes: nothing is played or fitted again, same networks
+    blocks = sorted((tmp_path / "a" / "round-1" / "data").iterdir())
+    stamp = [p.stat().st_mtime_ns for p in blocks]
+    again = runner.invoke(cli, args(tmp_path / "a"))
+    assert again.exit_code == 0, again.output
+    assert [p.stat().st_mtime_ns for p in blocks] == stamp
+    assert json.loads((tmp_path / "a" / "adept.json").read_text())["tables"] == first
+    # the same command elsewhere makes the same networks (seeded)
+    other = runner.invoke(cli, args(tmp_path / "b"))
+    assert other.exit_code == 0
+    assert json.loads((tmp_path / "b" / "adept.json").read_text())["tables"] == first
+    # other settings in the same folder: one line, no traceback
+    clash = runner.invoke(cli, args(tmp_path / "a", games=30))
+    assert clash.exit_code == 2 and "other settings" in clash.output
+    # a damaged block is named in one line
+    blocks[0].write_bytes(b"PK\x03 cut short")
+    (tmp_path / "a" / "round-1" / "adept.json").unlink()
+    damaged = runner.invoke(cli, args(tmp_path / "a"))
+    assert damaged.exit_code == 2 and blocks[0].name in damaged.output
+    blocks[0].unlink()  # deleted: the run plays that block again
+    # a second round continues from the first
+    more = runner.invoke(cli, args(tmp_path / "a", rounds=2))
+    assert more.exit_code == 0, more.output
+    assert (tmp_path / "a" / "round-2" / "adept.json").is_file()
