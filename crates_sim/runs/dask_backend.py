@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import signal
+import socket
 import uuid
 
 from ..errors import CratesError
@@ -25,6 +26,11 @@ CONNECT_TIMEOUT = 5
 #: Retries of a chunk whose function raised (a dead worker is handled by the scheduler).
 RETRIES = 2
 INSTALL = "the Dask backend needs the optional extra: pip install 'crates-sim[dask]'"
+#: The largest first message (bytes) a Dask scheduler's handshake announces; its real one is
+#: under 1 KiB. Dask reads a peer's first 8 bytes as a length and allocates that much: the
+#: "HTTP/1.1" of a web server (say the dashboard's port) is 3.5e18, numpy's "Unable to
+#: allocate 3.07 EiB".
+MAX_HANDSHAKE = 1 << 20
 
 
 def parse_scheduler(text: str):
@@ -41,6 +47,47 @@ def parse_scheduler(text: str):
     if re.fullmatch(r"[\w.-]+:\d+", text):
         return "remote", f"tcp://{text}"
     raise CratesError(f"--scheduler takes tcp://HOST:PORT or local:K, not {text!r}")
+
+
+def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Refuse, with one line, a tcp:// address that is not a Dask scheduler answering.
+
+    A Dask scheduler speaks first: on a new connection it sends its handshake, whose first
+    8 bytes are its length (little-endian). This opens one connection, reads those 8 bytes
+    (at most `timeout` s for each step) and closes it. Refused: no connection (nothing
+    listens, or the host cannot be reached), a peer that says nothing (Dask's own client
+    would wait for it forever) and a peer that says something else (a web server: Dask's
+    client would read its text as a length and try to allocate exabytes). Other schemes
+    (tls://, ucx:// ...) are left to Dask.
+    """
+    m = re.fullmatch(r"tcp://\[?([^\]/]+?)\]?:(\d+)/?", address)
+    if not m:
+        return
+    host, port = m.group(1), int(m.group(2))
+    try:
+        conn = socket.create_connection((host, port), timeout=timeout)
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__)
+        raise CratesError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                          f"({why}): is `dask scheduler` running there?") from None
+    head = b""
+    with conn:
+        try:
+            conn.settimeout(timeout)
+            while len(head) < 8:
+                more = conn.recv(8 - len(head))
+                if not more:
+                    break
+                head += more
+        except OSError:
+            pass
+    if len(head) < 8:
+        raise CratesError(f"{address} accepts connections but sends no Dask handshake within "
+                          f"{timeout:g} s: is it a Dask scheduler's port (8786 by default)?")
+    if int.from_bytes(head, "little") > MAX_HANDSHAKE:
+        raise CratesError(f"{address} answers, but not as a Dask scheduler (it sent {head!r}): "
+                          f"is it the dashboard or another server? The scheduler's port is 8786 "
+                          f"by default")
 
 
 def dask_setup(worker):
@@ -93,8 +140,12 @@ class DaskBackend:
                 self.__exit__(None, None, None)
                 raise CratesError(f"cannot start a local Dask cluster of {n} workers: {exc}") from None
         else:
+            check_scheduler(self.target)
             try:
                 self.client = d.Client(self.target, timeout=CONNECT_TIMEOUT)
+            except MemoryError:  # answered between the check and here with something else
+                raise CratesError(f"{self.target} answers, but not as a Dask scheduler: is it "
+                                  f"the scheduler's port (8786 by default)?") from None
             except (OSError, TimeoutError) as exc:
                 raise CratesError(
                     f"cannot reach the Dask scheduler at {self.target} within {CONNECT_TIMEOUT} s "
