@@ -1,7 +1,10 @@
 """The statistics of the reports: confidence intervals that every number carries.
 
-Small, dependency-light (numpy and the standard library) and tested on synthetic data with
-known answers. Every interval is returned as a `CI`.
+The quantiles, Wilson intervals and bootstraps are scipy.stats' (t.ppf, binomtest's
+proportion_ci, bootstrap); what is ours is what scipy does not have (the cluster ratio
+estimator, the variance decomposition) or where ours is measurably faster at our sizes
+(`trimmed_mean_ci`'s vectorised bootstrap, tested against scipy's). Tested on synthetic
+data with known answers. Every interval is returned as a `CI`.
 
 Rows of a simulation dataset are not independent: the seats of one game, and the hands of
 one game, share a deal and a history. Games are independent of each other, so the
@@ -14,9 +17,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
+from scipy import stats as _sps
 
 __all__ = [
     "CI", "z_quantile", "t_quantile", "mean_ci", "proportion_ci", "paired_diff_ci",
@@ -66,72 +69,15 @@ def _empty(n: int = 0, conf: float = 0.95) -> CI:
 # ------------------------------------------------------------------ distributions
 def z_quantile(conf: float = 0.95) -> float:
     """The two-sided normal critical value: 1.96 for 95%."""
-    return NormalDist().inv_cdf(0.5 + conf / 2)
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (Lentz's method)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1 - x) / b
-
-
-def _t_cdf(t: float, df: float) -> float:
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2, 0.5, x)
-    return 1 - tail if t > 0 else tail
+    return float(_sps.norm.ppf(0.5 + conf / 2))
 
 
 def t_quantile(conf: float = 0.95, df: float = 1e9) -> float:
-    """The two-sided Student t critical value (12.706 for 95% and 1 df)."""
-    if df <= 0 or not math.isfinite(df) or df > 1e6:
+    """The two-sided Student t critical value (12.706 for 95% and 1 df; scipy's t.ppf);
+    the normal one where df is not a positive finite number."""
+    if not (df > 0 and math.isfinite(df)):
         return z_quantile(conf)
-    p = 0.5 + conf / 2
-    lo, hi = 0.0, 10.0
-    while _t_cdf(hi, df) < p:
-        hi *= 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if _t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12:
-            break
-    return (lo + hi) / 2
+    return float(_sps.t.ppf(0.5 + conf / 2, df))
 
 
 # ------------------------------------------------------------------ means and proportions
@@ -151,18 +97,23 @@ def mean_ci(x, conf: float = 0.95, method: str = "t") -> CI:
 
 
 def proportion_ci(k, n, conf: float = 0.95) -> CI:
-    """Wilson score interval for k successes in n independent trials (fine at k = 0)."""
-    k, n = float(k), int(n)
+    """Wilson score interval for k successes in n independent trials (fine at k = 0):
+    scipy's binomtest(k, n).proportion_ci(method="wilson"). A k that is not whole (ties
+    counted as half a win) goes through the same formula, written out here."""
+    n = int(n)
     if n <= 0:
         return _empty(0, conf)
+    k = float(k)
     p = k / n
+    se = math.sqrt(max(p * (1 - p), 0) / n)
+    if k == int(k) and 0 <= k <= n:
+        lo, hi = _sps.binomtest(int(k), n).proportion_ci(conf, method="wilson")
+        return CI(p, float(lo), float(hi), se, n, conf)
     z = z_quantile(conf)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    lo = 0.0 if k <= 0 else max(0.0, centre - half)
-    hi = 1.0 if k >= n else min(1.0, centre + half)
-    return CI(p, lo, hi, math.sqrt(max(p * (1 - p), 0) / n), n, conf)
+    return CI(p, max(0.0, centre - half), min(1.0, centre + half), se, n, conf)
 
 
 def paired_diff_ci(a, b, conf: float = 0.95) -> CI:
@@ -196,7 +147,8 @@ def diff_means_ci(a, b, conf: float = 0.95) -> CI:
 
 def bootstrap_ci(x, stat=np.mean, reps: int = 1000, conf: float = 0.95, seed: int = 0,
                  axis_stat: bool = False) -> CI:
-    """Percentile bootstrap interval of stat(x) over resamples of the rows of x (seeded).
+    """Percentile bootstrap interval of stat(x) over resamples of the rows of x (seeded):
+    scipy.stats.bootstrap.
 
     `x` may be 1-D or 2-D (rows resampled together, e.g. paired columns). With
     `axis_stat=True`, `stat(sample)` receives an array of shape (reps, n, ...) at once
@@ -206,20 +158,22 @@ def bootstrap_ci(x, stat=np.mean, reps: int = 1000, conf: float = 0.95, seed: in
     n = len(x)
     if n < 2:
         return _empty(n, conf)
-    rng = np.random.default_rng(seed)
     est = float(stat(x[None])[0]) if axis_stat else float(stat(x))
-    values = np.empty(reps)
-    block = max(1, min(reps, 20_000_000 // max(n * (x[0].size if x.ndim > 1 else 1), 1)))
-    for start in range(0, reps, block):
-        stop = min(reps, start + block)
-        idx = rng.integers(0, n, size=(stop - start, n))
-        if axis_stat:
-            values[start:stop] = stat(x[idx])
-        else:
-            values[start:stop] = [stat(x[i]) for i in idx]
-    alpha = (1 - conf) / 2
-    lo, hi = np.quantile(values, [alpha, 1 - alpha])
-    return CI(est, float(lo), float(hi), float(values.std(ddof=1)), n, conf)
+    columns = (x,) if x.ndim == 1 else tuple(np.moveaxis(x, 0, -1).reshape(-1, n))
+    shape = x.shape[1:]
+
+    def statistic(*cols, axis=-1):
+        # each column (..., n): back to rows (..., n, *shape) as `stat` takes them
+        return stat(cols[0] if x.ndim == 1 else
+                    np.stack(cols, axis=-1).reshape(*cols[0].shape, *shape))
+
+    width = max(x[0].size if x.ndim > 1 else 1, 1)
+    res = _sps.bootstrap(columns, statistic, n_resamples=reps, confidence_level=conf,
+                         method="percentile", paired=True, vectorized=axis_stat,
+                         batch=max(1, min(reps, 20_000_000 // (n * width))),
+                         rng=np.random.default_rng(seed))
+    lo, hi = res.confidence_interval
+    return CI(est, float(lo), float(hi), float(res.standard_error), n, conf)
 
 
 def ratio_ci(sums, counts, conf: float = 0.95) -> CI:
@@ -377,7 +331,10 @@ def trimmed_mean_ci(x, trim: float = TRIM, reps: int = 1000, conf: float = 0.95,
 
     x is sorted once; a resample is then a vector of counts over the sorted values, and its
     trimmed mean is a weighted sum over the cumulative counts clipped to [k, n - k], so every
-    resample costs O(n) with no sort (about 1 s for 1,000 resamples of 100,000 deals).
+    resample costs O(n) with no sort. Kept (not scipy.stats.bootstrap of trim_mean) as
+    measurably faster: 1,000 resamples of 2,000 deals 0.05 s against scipy's 0.10 s, of
+    100,000 deals 3.2 s against 4.1 s (best of 2, a loaded 2-core machine); the test checks
+    it against scipy's interval.
     """
     x = np.sort(np.asarray(x, dtype=float))
     x = x[np.isfinite(x)]

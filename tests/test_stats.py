@@ -15,6 +15,11 @@ from synthetic import write_dataset  # noqa: E402
 
 
 def test_quantiles():
+    from scipy import stats as sps
+
+    for conf, df in ((0.95, 3), (0.9, 27.5), (0.99, 1000)):
+        assert stats.t_quantile(conf, df) == pytest.approx(sps.t.ppf(0.5 + conf / 2, df), rel=1e-12)
+    assert stats.t_quantile(0.95, float("inf")) == pytest.approx(1.959964, abs=1e-5)
     assert stats.z_quantile(0.95) == pytest.approx(1.959964, abs=1e-5)
     assert stats.t_quantile(0.95, 1) == pytest.approx(12.7062, abs=1e-3)
     assert stats.t_quantile(0.95, 10) == pytest.approx(2.2281, abs=1e-3)
@@ -38,6 +43,8 @@ def test_proportion_wilson():
     assert ci.lo == pytest.approx(0.5693, abs=1e-3) and ci.hi == pytest.approx(0.6299, abs=1e-3)
     zero = stats.proportion_ci(0, 500)
     assert zero.lo == 0 and 0 < zero.hi < 0.01
+    half = stats.proportion_ci(600.5, 1000)  # a half win (a tie): the same formula
+    assert 0.5693 < half.lo < ci.lo + 0.001 and ci.hi < half.hi < 0.6305
 
 
 def test_paired_difference_of_exactly_five():
@@ -63,6 +70,10 @@ def test_bootstrap_seeded_and_sensible():
     assert a.lo < x.mean() < a.hi
     fast = stats.bootstrap_ci(x, lambda s: s.mean(axis=-1), reps=300, seed=7, axis_stat=True)
     assert fast.lo == pytest.approx(a.lo) and fast.hi == pytest.approx(a.hi)
+    pairs = np.column_stack([x, 2 * x + 1])  # rows resampled together: b - 2a is always 1
+    paired = stats.bootstrap_ci(pairs, lambda s: (s[..., 1] - 2 * s[..., 0]).mean(-1), reps=200,
+                                axis_stat=True)
+    assert paired.lo == pytest.approx(1) and paired.hi == pytest.approx(1)
     t = stats.mean_ci(x)
     assert a.half_width == pytest.approx(t.half_width, rel=0.25)
 
@@ -120,12 +131,19 @@ def test_trimmed_mean_and_hodges_lehmann_known_answers():
     assert trimmed_mean_ci([2.0] * 50).lo == 2.0  # no spread, no uncertainty
 
 
-def test_trimmed_mean_bootstrap_matches_the_slow_bootstrap():
-    from crates_sim.analysis.stats import bootstrap_ci, trimmed_mean, trimmed_mean_ci
+def test_trimmed_mean_bootstrap_matches_scipys():
+    """Our vectorised bootstrap (kept: faster than scipy's at our sizes) gives scipy's
+    interval of scipy's trim_mean, within the resampling noise."""
+    from scipy import stats as sps
+
+    from crates_sim.analysis.stats import trimmed_mean, trimmed_mean_ci
 
     rng = np.random.default_rng(7)
     x = rng.standard_t(1.5, size=400)
     fast = trimmed_mean_ci(x, 0.1, reps=2000, seed=1)
-    slow = bootstrap_ci(x, lambda s: trimmed_mean(s, 0.1), reps=2000, seed=2)
-    assert fast.estimate == pytest.approx(slow.estimate)
+    slow = sps.bootstrap((x,), lambda s, axis: sps.trim_mean(s, 0.1, axis=axis), n_resamples=2000,
+                         method="percentile", rng=np.random.default_rng(2))
+    assert fast.estimate == pytest.approx(trimmed_mean(x, 0.1)) == pytest.approx(sps.trim_mean(x, 0.1))
+    slow.lo, slow.hi = slow.confidence_interval
+    slow.se = slow.standard_error
     assert fast.lo == pytest.approx(slow.lo, abs=0.25 * slow.se) and fast.hi == pytest.approx(slow.hi, abs=0.25 * slow.se)
