@@ -210,8 +210,8 @@ def test_a_cold_kernel_says_it_is_compiling_and_a_warm_one_is_silent(tmp_path, c
     capfd.readouterr()
     seconds = _load_or_compile(fresh(), (np.zeros(1, dtype=np.int64),), "the tiny kernel")
     err = capfd.readouterr().err
-    assert seconds > 0 and "compiling the tiny kernel (first run on this machine) ..." in err
-    assert err.strip().endswith(" s") and err.count("\n") == 1
+    assert seconds > 0 and err.startswith("compiling the tiny kernel (first run on this machine;")
+    assert err.count("\n") == 1 and err.endswith(")\n")  # one whole line, written at once
     assert _load_or_compile(fresh(), (np.zeros(1, dtype=np.int64),), "the tiny kernel") == 0.0
     assert capfd.readouterr().err == ""
 
@@ -233,6 +233,22 @@ def test_the_side_by_side_compile_compiles_the_kernels_as_their_callers_call_the
 def test_crates_compile_readies_the_engine():
     result = CliRunner().invoke(cli, ["compile", "--strategies", f"pimc,{BOTS}:cheapest"])
     assert result.exit_code == 0, result.output
-    assert "engine ready" in result.output
+    assert "engine and built-in strategies ready" in result.output
     bad = CliRunner().invoke(cli, ["compile", "--strategies", f"{BOTS}:wrong_signature"])
     assert bad.exit_code == 2 and "cannot be compiled" in bad.output
+
+
+def test_crates_compile_covers_every_root_and_builtin_adapter():
+    """`crates compile` (engine.warm) leaves in the cache every root the engine may load
+    (with decide and without) and every built-in strategy's adapter, then plays a short
+    game on the step engine and the replays: no later command compiles (issue 32.3)."""
+    from crates_sim.engine import api, warm
+    from crates_sim.strategy import EXTERNAL
+
+    jobs = [job for job, _ in warm._jobs()]
+    assert {f"adapter:{name}" for name in EXTERNAL} <= set(jobs)
+    roots = {warm._root(job.split(":")[1])[0] for job in jobs if job.startswith("root:")}
+    assert roots == {k for k, _, _ in api._roots(True) + api._roots(False)}
+    assert jobs[-1] == "use:short_game"
+    seconds, cold = warm.compile_everything()  # warm by now (this module's runs): loads
+    assert not cold and not warm._cold()

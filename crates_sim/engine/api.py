@@ -216,7 +216,7 @@ def _ready(dispatcher, args) -> bool:
 
 def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     """Make `dispatcher` ready for `args`' types: load it from numba's cache, or compile it
-    and say so on stderr (one line: what, then the seconds it took). Returns the seconds
+    and say so on stderr (one line, written whole before the compile: `_say`). Returns the seconds
     spent compiling (0.0 when it was loaded or already there). load=False only makes sure
     that the cache has it: a process that starts workers need not hold the engine."""
     import sys
@@ -233,14 +233,23 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     except AttributeError:  # pragma: no cover - another numba: compile() loads it anyway
         pass
     t0 = time.perf_counter()
-    print(f"compiling {what} (first run on this machine) ...", end="", file=sys.stderr,
-          flush=True)
+    _say(f"compiling {what} (first run on this machine; `crates compile` does it all once)")
+    dispatcher.compile(sig)
+    return time.perf_counter() - t0
+
+
+def _say(line: str) -> None:
+    """`line` on stderr in one write, so that two processes that compile at once (a run's
+    workers) still print whole lines (a message in two writes came out interleaved:
+    "compiling expert ...compiling expert ... 24 s / 24 s")."""
+    import os
+    import sys
+
+    sys.stderr.flush()
     try:
-        dispatcher.compile(sig)
-    finally:
-        seconds = time.perf_counter() - t0
-        print(f" {seconds:.0f} s", file=sys.stderr, flush=True)
-    return seconds
+        os.write(sys.stderr.fileno(), (line + "\n").encode())
+    except (AttributeError, OSError, ValueError):  # no real stderr (captured): write it there
+        print(line, file=sys.stderr, flush=True)
 
 
 _DRIVER_TYPES = []
@@ -297,7 +306,7 @@ def _compile_helper(decide: bool = False) -> None:
 def _side_by_side(decide: bool) -> float:
     """A cold start on two cores or more: compile the engine's roots in this process and
     in a helper process side by side, into the one cache (`_kernel_groups(decide)`). Says so on
-    stderr (one line), as `_load_or_compile` does. Returns the seconds spent; 0.0 on one
+    stderr (one line, `_say`), as `_load_or_compile` does. Returns the seconds spent; 0.0 on one
     core (`_load_or_compile` compiles it all then)."""
     import subprocess
     import sys
@@ -308,8 +317,8 @@ def _side_by_side(decide: bool) -> float:
     if available_cpus() < 2:
         return 0.0
     t0 = time.perf_counter()
-    print("compiling the engine (first run on this machine, on 2 cores) ...", end="",
-          file=sys.stderr, flush=True)
+    _say("compiling the engine (first run on this machine, on 2 cores; `crates compile` "
+         "does it all once)")
     helper = subprocess.Popen(
         [sys.executable, "-c",
          f"from crates_sim.engine.api import _compile_helper; _compile_helper({decide})"],
@@ -324,7 +333,6 @@ def _side_by_side(decide: bool) -> float:
             helper.kill()
             helper.wait()
         seconds = time.perf_counter() - t0
-        print(f" {seconds:.0f} s", file=sys.stderr, flush=True)
     return seconds
 
 
