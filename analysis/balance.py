@@ -25,9 +25,9 @@ from crates_sim.rules import Rules
 from crates_sim.strategy import parse_strategies
 
 from . import stats
+from .blocks import labels_for, open_dataset, play, seating_plan
 from .data import Data, cluster_means, collect, load, saturated_games
 from .measures import DESIGNER_MEASURES, designer_measures
-from .blocks import labels_for, open_dataset, play, seating_plan
 from .render import PALETTE, Document, ci_text, figure, num
 
 JACKKNIFE_GROUPS = 20

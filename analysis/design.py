@@ -180,8 +180,8 @@ def trial_data(rules, specs: list[str], seed: int, games: int, backend):
 
     from crates_sim.data.dataset import Seating
 
-    from .data import Data
     from .blocks import BLOCK, seating_plan
+    from .data import Data
 
     entries, entry_specs, plan = seating_plan(specs, rules.players, rules.partnerships)
     levels = tuple(dict.fromkeys(entry_specs))

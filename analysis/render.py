@@ -127,9 +127,16 @@ class Section:
     def figure(self, name: str, fig, caption: str = ""):
         self.blocks.append(("fig", name, png_bytes(fig), caption))
 
+    def answer(self, question: str, sentence: str, support: str, name: str, fig, caption: str = ""):
+        """A question answered in one sentence, what the data can and cannot support, and a
+        chart beside them (HTML: side by side; Markdown: one after the other)."""
+        self.blocks.append(("answer", question, sentence, support, name,
+                            png_bytes(fig) if fig is not None else None, caption))
+
     @property
     def figures(self) -> list:
-        return [b[1] for b in self.blocks if b[0] == "fig"]
+        return [b[1] if b[0] == "fig" else b[4] for b in self.blocks
+                if b[0] == "fig" or (b[0] == "answer" and b[5] is not None)]
 
 
 _CSS = """
@@ -142,6 +149,9 @@ td:first-child,th:first-child{text-align:left}caption{caption-side:top;text-alig
 figure{margin:1em 0}figcaption{font-size:.9em;color:#555}img{max-width:100%}
 .note{background:#fff7e0;border-left:4px solid #e0a800;padding:.4em .8em}
 nav a{margin-right:1em}code{background:#f4f4f4;padding:0 .2em}
+.answer{display:flex;gap:1.2em;align-items:flex-start;border-top:1px solid #ddd;padding:.5em 0}
+.answer>div{flex:1 1 55%}.answer h3{margin:.2em 0 .3em;font-size:1.05em}.answer figure{flex:0 0 40%;margin:0}
+.answer .lead{font-size:1.05em;margin:.2em 0}.answer .support{font-size:.88em;color:#444;margin:.3em 0}
 """
 
 
@@ -213,6 +223,22 @@ class Document:
                     if caption:
                         md += [f"**{caption}**", ""]
                     md += [md_table(df), ""]
+                elif kind == "answer":
+                    question, sentence, support, name, data, caption = block[1:]
+                    parts.append(f"<div class='answer' id='answer-{name}'><div><h3>{html.escape(question)}</h3>"
+                                 f"<p class='lead'><b>{_inline(sentence)}</b></p>"
+                                 f"<p class='support'>{_inline(support)}</p></div>")
+                    md += [f"### {question}", "", f"**{sentence}**", "", support, ""]
+                    if data is not None:
+                        png = html_path.with_name(f"{stem}-{name}.png")
+                        png.write_bytes(data)
+                        pngs.append(png)
+                        b64 = base64.b64encode(data).decode("ascii")
+                        parts.append(f"<figure id='fig-{name}'><img alt='{html.escape(caption or name)}' "
+                                     f"src='data:image/png;base64,{b64}'>"
+                                     f"<figcaption>{_inline(caption)}</figcaption></figure>")
+                        md += [f"![{caption or name}]({png.name})", ""]
+                    parts.append("</div>")
                 elif kind == "fig":
                     name, data, caption = block[1], block[2], block[3]
                     png = html_path.with_name(f"{stem}-{name}.png")

@@ -18,7 +18,7 @@ from crates_sim.cards import CRATES_HAND_SIZES
 from crates_sim.data.schema import REASONS
 from crates_sim.rules import Rules
 
-from . import stats
+from . import stats, summary
 from .data import (
     Data,
     clipped_histogram,
@@ -32,9 +32,9 @@ from .data import (
 )
 from .render import PALETTE, Document, bars_ci, ci_col, ci_text, figure, lines_ci, num
 
-SECTIONS = ("overview", "hoarding", "pressures", "seats", "flow")
+SECTIONS = ("summary", "overview", "hoarding", "pressures", "seats", "flow")
 #: figures every report of a Crates dataset with hands/ has (tests check them)
-FIGURES = ("score-distribution", "win-share", "threes-held", "points-with-threes", "threes-effect",
+FIGURES = ("answer-hoarding", "answer-pressures", "answer-seats", "score-distribution", "win-share", "threes-held", "points-with-threes", "threes-effect",
            "pressures-by-size", "pressure-distribution", "seat-effects", "position-by-size",
            "deal-asymmetry", "hand-length", "hand-endings")
 
@@ -53,8 +53,9 @@ def _better(D: Data) -> str:
 
 
 def _win_per_game(D: Data) -> float:
-    """Sum of the win column over the seats of a game (1, or 2 where partners both get 1)."""
-    row = collect(D.games.select(pl.col("win").sum().alias("w"), pl.col("game").n_unique().alias("g")))
+    """Sum of the win column over the seats of a game (1, or 2 where partners both get 1);
+    a game is (game, rotation) in a rotated dataset."""
+    row = collect(D.games.select(pl.col("win").sum().alias("w"), pl.struct(D.game_keys).n_unique().alias("g")))
     g = row["g"][0]
     return float(row["w"][0] / g) if g else 1.0
 
@@ -65,6 +66,16 @@ def tail_text(share: float) -> str:
         return "0%"
     pct = 100 * share
     return f"{pct:.1f}%" if pct >= 0.1 else f"{pct:.2g}%"
+
+
+# ------------------------------------------------------------------ summary
+def summary_section(doc: Document, D: Data) -> list:
+    """The three questions answered first (`analysis.summary`); returns the answers."""
+    sec = doc.section("Summary: the three questions", "summary")
+    answers = summary.answers(D)
+    for a in answers:
+        sec.answer(a.question, a.sentence, a.support, f"answer-{a.key}", a.figure, a.caption)
+    return answers
 
 
 # ------------------------------------------------------------------ overview
@@ -253,19 +264,11 @@ def hoarding(doc: Document, D: Data):
     sec.text(f"Each 3 held at the end of a hand goes with **{slope.estimate:+.1f} points** "
              f"[{slope.lo:+.1f}, {slope.hi:+.1f}] on the seat's game score (95% CI). This is an "
              f"association, not a controlled effect: seats that end hands holding 3s also end them with cards.")
-    if {"hoard3", "dump3"} <= set(D.strategies):
-        tot = collect(g.filter(pl.col("strategy").is_in(["hoard3", "dump3"]))
-                      .group_by("game", "strategy").agg(pl.col("total").mean())).pivot(
-            on="strategy", index="game", values="total")
-        ci = stats.paired_diff_ci(tot["hoard3"].to_numpy(), tot["dump3"].to_numpy())
-        verdict = ("pays" if (ci.hi < 0) == D.lower_is_better and ci.significant else
-                   "costs" if ci.significant else "makes no clear difference")
-        sec.text(f"**hoard3 − dump3** at the same tables: {ci.fmt(1)} points per game (paired by game, "
-                 f"95% CI): hoarding 3s {verdict} here ({_better(D)} is better). Seats are not rotated in "
-                 f"this dataset; `crates compare --strategies hoard3,dump3` gives the duplicate comparison.")
+    ans = summary.hoarding_answer(D)
+    if ans.verdict is not None:
+        sec.text(f"**The controlled effect** (the summary's answer): {ans.sentence}")
     else:
-        sec.note("For the controlled question, give some seats `hoard3` and others `dump3`, or run "
-                 "`crates compare --strategies hoard3,dump3`.")
+        sec.note(ans.sentence + " " + ans.support)
 
 
 # ------------------------------------------------------------------ pressures
@@ -523,9 +526,9 @@ def flow(doc: Document, D: Data):
 def build(D: Data) -> Document:
     doc = Document(f"Crates-sim report: {D.rules_spec}, {D.players} players, "
                    f"{num(int(D.manifest['games_done']))} games",
-                   f"Dataset `{D.path}`. Every number carries a 95% confidence interval in brackets; intervals "
-                   f"of means are computed over independent games (clustered), so seats and hands of one game "
-                   f"are not treated as independent. See docs/analysis.md for how to read each section.")
+                   f"Dataset `{D.path}`. Brackets are 95% confidence intervals, over independent deals "
+                   f"(docs/analysis.md).")
+    doc.answers = summary_section(doc, D)
     overview(doc, D)
     hoarding(doc, D)
     pressures(doc, D)
@@ -540,4 +543,4 @@ def report(path, out=None) -> dict:
     out = Path(out) if out is not None else Path(path) / "report.html"
     doc = build(D)
     paths = doc.write(out)
-    return {**paths, "document": doc}
+    return {**paths, "document": doc, "answers": doc.answers}

@@ -38,8 +38,8 @@ from crates_sim.data.progress import Progress
 from crates_sim.errors import CratesError
 from crates_sim.strategy import BUILTINS, parse_spec
 
-from .compare import ROBUST_NAME, _arrays, paired_measures
 from .blocks import labels_for, open_dataset, play, rotations
+from .compare import ROBUST_NAME, _arrays, paired_measures
 from .render import PALETTE, Document, ci_text, figure, lines_ci, num
 
 STATE = "sweep.json"

@@ -23,7 +23,8 @@ def _check_complete(paths, folder: Path, stem="report"):
         assert (folder / f"{stem}-{name}.png").stat().st_size > 1000
     assert "data:image/png;base64," in html
     md = paths["markdown"].read_text()
-    for title in ("Overview", "3-hoarding", "Pressures", "Seat effects", "Game flow"):
+    assert html.index("<section id='summary'>") < html.index("<section id='overview'>")
+    for title in ("Summary: the three questions", "Overview", "3-hoarding", "Pressures", "Seat effects", "Game flow"):
         assert f"## {title}" in md
     return html, md
 
@@ -34,7 +35,7 @@ def test_synthetic_report_has_every_section_and_figure(tmp_path, partnerships):
                        strategies=("hoard3", "dump3", "greedy", "random"), dead_hands=True)
     paths = report(ds)
     html, md = _check_complete(paths, ds)
-    assert "hoard3 − dump3" in md
+    assert "cannot say whether keeping 3s pays" in md  # fixed seats: no verdict
     assert ("By team" in md) == partnerships
     # capped hands are shown although there are none
     assert re.search(r"\| cap \| 0 \| 0\.000%", md)
@@ -134,3 +135,67 @@ def test_report_states_the_score_tail(tmp_path):
     games.write_parquet(chunk)  # one game of 100 (4 seat rows of 400) runs to 600,000 points
     md = report(ds)["markdown"].read_text()
     assert "1.0% of seats above" in md and "max 600,000" in md
+
+
+# ------------------------------------------------------------------ the summary (issue 32 §1)
+def _answers(paths):
+    return {a.key: a for a in paths["answers"]}
+
+
+def test_summary_answers_the_three_questions_on_the_demo_design(tmp_path):
+    # `make demo`'s design, scaled down: a 3-keeper team against a 3-dumper team, seats rotated
+    from crates_sim.analysis.demo import DUMPER, KEEPER, make_demo
+
+    ds = make_demo(tmp_path / "demo", deals=600, seed=1, workers=1)
+    paths = report(ds)
+    a = _answers(paths)
+    assert [x.key for x in paths["answers"]] == ["hoarding", "pressures", "seats"]
+    hoard = a["hoarding"]
+    # the controlled effect: both strategies at every seat, on the same deals
+    assert hoard.verdict in ("pays", "costs", "no clear difference")
+    assert KEEPER in hoard.sentence and DUMPER in hoard.sentence
+    assert re.search(r"win-rate difference of [+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\]", hoard.sentence)
+    assert "seats rotated" in hoard.support and "does not say" in hoard.support
+    assert hoard.verdict == "pays"  # keeping 3s wins 61% of 20,000 deals in the full demo; 600 deals are plenty
+    press = a["pressures"]
+    assert re.search(r"Pressures happen in \d+\.\d% \[\d+\.\d, \d+\.\d\] of hands", press.sentence)
+    assert "says nothing about what causes" in press.support
+    seats = a["seats"]
+    assert seats.verdict is not None and "team 0 (seats 0+2)" in seats.sentence and "%" in seats.sentence
+    assert "rotated over the seats" in seats.support
+    md = paths["markdown"].read_text()
+    summary = md[md.index("## Summary"):md.index("## Overview")]
+    for q in ("Does 3-hoarding pay?", "How often do pressures happen?", "Which seats are favoured?"):
+        assert f"### {q}" in summary
+    assert summary.count("![") == 3  # a chart beside each answer
+    html = paths["html"].read_text()
+    assert html.count("<div class='answer'") == 3 and "id='fig-answer-seats'" in html
+
+
+def test_summary_states_no_verdict_where_the_seats_confound_it(tmp_path):
+    # issue 32 §1: seats greedy,random,hoard3,dump3 fixed: hoard3's partner is greedy and dump3's
+    # random, and the seats are not rotated
+    import crates_sim
+
+    ds = crates_sim.simulate("classic", "greedy,random,hoard3,dump3", games=200, seed=5,
+                             out=tmp_path / "mixed", workers=1)
+    paths = report(ds.path)
+    a = _answers(paths)
+    hoard = a["hoarding"]
+    assert hoard.verdict is None
+    assert "cannot say" in hoard.sentence and "not rotated" in hoard.sentence
+    assert "hoard3's partner is greedy and dump3's is random" in hoard.sentence
+    assert hoard.command.startswith("crates compare") and "--strategies hoard3,dump3" in hoard.command
+    assert hoard.command in hoard.support
+    seats = a["seats"]
+    assert seats.verdict is None and "cannot say" in seats.sentence and "crates simulate" in seats.command
+    md = paths["markdown"].read_text()
+    assert "pays here" not in md and "hoarding 3s pays" not in md.lower()
+    assert "(plays exactly as greedy in Crates)" in md
+
+
+def test_summary_without_a_3_contrast_says_what_measures_it(tmp_path):
+    ds = write_dataset(tmp_path / "r", games=60, partnerships=False, strategies=("random",) * 4)
+    hoard = _answers(report(ds))["hoarding"]
+    assert hoard.verdict is None and "cannot say" in hoard.sentence
+    assert "--strategies greedy,dump3" in hoard.command and "--no-partnerships" in hoard.command
