@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from crates_sim.cli.main import cli
 from crates_sim.engine.api import trace_game
 from crates_sim.play.replay import read_log
+from crates_sim.play.replay_html import page_data
 from crates_sim.rules import Rules
 
 
@@ -152,3 +153,18 @@ def test_the_page_steps_in_headless_chromium(page, tmp_path):
         assert got["top"] == st["top"]
         assert got["chosen"] == [d["chosen"] for d in st["decisions"]]
     assert seen[-2]["caption"].startswith("Game over")
+
+
+def test_the_subtitle_adds_to_the_title_and_events_are_counted_as_trace_counts(page, tmp_path):
+    """The subtitle says what the title does not (the family, changed knobs), never the
+    preset again; the position counts events as the log has lines, the `game` header
+    included, as `crates trace` says "wrote N events" (issue 32.5)."""
+    log, html = page
+    events = read_log(log)
+    data = _page_json(html.read_text())
+    assert data["events"] == len(events) == len(data["steps"]) + 1 and data["finished"]
+    assert not data["describe"].startswith("classic") and data["describe"] == "crates"
+    assert "event ${s.i + 1} / ${DATA.events}" in html.read_text()
+    changed = page_data(trace_game(Rules.preset("classic", 4, seven_target="next"),
+                                   ["random"] * 4, 1, 0))
+    assert changed["describe"] == "crates with seven_target=next"

@@ -56,18 +56,21 @@ class Game:
         self.hands_shown = 0
 
     def recent_plays(self, k: int = 6) -> list[str]:
+        """The last `k` moves of this hand, every seat's (yours too), in the words of
+        `crates replay` (`replay.move_text`)."""
+        from ..play.replay import move_text
+
         events = self.table.events(self.names)
         lines = []
         for ev in events[1:]:
             if ev["ev"] == "deal":
                 lines = []
-            elif ev["ev"] == "play" and ev["seat"] != self.seat:
-                text = f"{self.names[ev['seat']]} (seat {ev['seat']}) played {ev['card']}"
-                if ev.get("suit"):
-                    text += f", called {SUIT_NAMES[ev['suit']]}"
+                continue
+            seat = ev.get("seat")
+            who = "you" if seat == self.seat else f"{self.names[seat]} (seat {seat})" if seat is not None else ""
+            text = move_text(ev, who) if seat is not None else None
+            if text:
                 lines.append(text)
-            elif ev["ev"] == "draw" and ev["seat"] != self.seat:
-                lines.append(f"{self.names[ev['seat']]} (seat {ev['seat']}) drew ({ev['why']})")
         return lines[-k:]
 
     def show(self):
@@ -229,13 +232,15 @@ def play(rules, seat, opponents, seed, game, hint, save):
     done = Game(table, seat, names, hint, console, ask).run()
     if save:
         events = table.events(names)
+        if not done:  # `crates replay` reads it up to where it stopped (docs/log-format.md)
+            events[0] = {**events[0], "unfinished": True}
         try:
             with open(save, "w", encoding="utf-8") as fh:
                 fh.write("\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "\n")
         except OSError as exc:
             raise CratesError(f"cannot write {save}: {exc.strerror}") from None
         console.print(f"saved {len(events)} events to {save}"
-                      + ("" if done else " (an unfinished game: `crates replay` reads finished ones)"))
+                      + ("" if done else " (unfinished: `crates replay` shows it up to here)"))
     if not done:
         console.print("bye")
         sys.exit(0)

@@ -175,7 +175,7 @@ def read_log(path) -> list[dict]:
     if not events:
         raise ValueError(f"{path} is empty: a game log from `crates trace` starts with a "
                          f"'game' event")
-    if ended is None:
+    if ended is None and events[0].get("unfinished") is not True:
         raise ValueError(f"{path}: the log ends at line {no} without its 'game_end' event: "
                          f"the log is truncated")
     return events
@@ -260,7 +260,7 @@ def play_by_play(events) -> list[str]:
                 text += "  — \"last card!\""
             out.append(text)
         elif kind == "draw":
-            out.append(f"   seat {ev['seat']} draws {ev['card']}  ({WHY_TEXT.get(ev['why'], ev['why'])})")
+            out.append(f"   seat {ev['seat']} draws {ev['card']}  ({draw_reason(ev['why'])})")
         elif kind == "pressure":
             tail = (f"; the pile is reshuffled into a stock of {len(ev['stock'])}"
                     if "stock" in ev else "; nothing to reshuffle: the hand is dead")
@@ -279,7 +279,32 @@ def play_by_play(events) -> list[str]:
             out.append("")
             out.append("== Game over. Totals: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(ev["totals"])))
             out.append("   winner(s): " + ", ".join(f"seat {w}" for w in ev["winners"]))
+    if events[-1]["ev"] != "game_end":  # read_log lets only a game saved unfinished end so
+        out.append("")
+        out.append("== The game stopped here, unfinished (saved by `crates play` after a quit).")
     return out
+
+
+def move_text(ev, who: str) -> str | None:
+    """One seat's move in words, as the play-by-play says it (`crates play`'s move list
+    uses it): `who` played, drew (and why), passed or took a pressure; None for another
+    kind of event."""
+    kind = ev["ev"]
+    if kind == "play":
+        text = f"{who} played {ev['card']}"
+        return text + (f", called {SUIT_NAMES[ev['suit']]}" if ev.get("suit") else "")
+    if kind == "draw":
+        return f"{who} drew ({draw_reason(ev['why'])})"
+    if kind == "pass":
+        return f"{who} passed (stock empty)"
+    if kind == "pressure":
+        return f"{who} took a PRESSURE: +{ev['points']} points"
+    return None
+
+
+def draw_reason(why: str) -> str:
+    """Why a seat drew, in words ("cannot play", "a 5 was played"): the log's `why`."""
+    return WHY_TEXT.get(why, why)
 
 
 def scoring_text(cards, R) -> str:

@@ -92,6 +92,7 @@ def decisions(events) -> dict[int, list[dict]] | None:
     except (CratesError, KeyError, TypeError, ValueError):
         return None
     before = _positions(events)
+    unfinished = events[-1]["ev"] != "game_end"  # saved by `crates play` after a quit
     found: dict[int, list[dict]] = {}
     cursor, play_at, call_free = 1, None, False
     while table.pending is not None:
@@ -115,6 +116,8 @@ def decisions(events) -> dict[int, list[dict]] | None:
             play_at = at
             call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
         option = None if at is None else _answer(d.phase, d.options, events[at])
+        if option is None and unfinished and at is None:
+            break  # the log stops before this decision's answer
         if option is None:
             return None
         if advance:
@@ -125,6 +128,8 @@ def decisions(events) -> dict[int, list[dict]] | None:
              "chosen": _option_name(d.phase, option)})
         table.act(option)
     made = table.events(names=game.get("strategies"))
+    if unfinished:
+        made = made[:len(events)]
     if made[1:] != list(events[1:]):
         return None
     return found
@@ -204,7 +209,11 @@ def page_data(events) -> dict:
                       "hands": [list(h) for h in held] if held else [list(h) for h in before],
                       "top": top, "suit": suit, "stock": stock, "totals": totals, "seat": mover,
                       "decisions": (found or {}).get(i, []), "scoring": scoring})
-    return {"game": game, "family": rules.family, "describe": rules.describe(),
+    changed = ", ".join(f"{k}={v}" for k, v in rules.differences().items())
+    return {"game": game, "family": rules.family,
+            # the subtitle: what the title (preset, players, seed, game) does not say
+            "describe": f"{rules.family}" + (f" with {changed}" if changed else ""),
+            "events": len(events), "finished": events[-1]["ev"] == "game_end",
             "steps": steps, "decisions_found": found is not None}
 
 
@@ -297,7 +306,9 @@ function show(i) {
   at = Math.max(0, Math.min(STEPS.length - 1, i));
   const s = STEPS[at];
   document.getElementById("scrub").value = at;
-  document.getElementById("pos").textContent = `event ${at + 1} / ${STEPS.length} \u00b7 hand ${s.hand}`;
+  // numbered as the log's lines (event 1 is the `game` header, not a step): as `crates trace` counts
+  document.getElementById("pos").textContent = `event ${s.i + 1} / ${DATA.events} \u00b7 hand ${s.hand}`
+    + (DATA.finished || at < STEPS.length - 1 ? "" : " \u00b7 the game stopped here (unfinished)");
   document.getElementById("caption").textContent = s.caption;
   const t = document.getElementById("table"); t.replaceChildren();
   const centre = el("div", "centre");
@@ -364,7 +375,7 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 document.getElementById("sub").textContent = DATA.describe + " \u00b7 " + (G.strategies || []).map((s, q) => `seat ${q}: ${s}`).join(", ");
-function fromHash() { const m = /^#(\d+)$/.exec(location.hash); show(m ? +m[1] - 1 : at); }
+function fromHash() { const m = /^#(\d+)$/.exec(location.hash); show(m ? +m[1] - 2 : at); }
 window.addEventListener("hashchange", fromHash);
 show(0); fromHash();
 </script></body></html>
