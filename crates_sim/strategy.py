@@ -148,7 +148,7 @@ TUNED = (2.69, -12.75, -1.75, -1.5, -0.19, 1.57, -2.8, 1.64)
 BUILTINS = {
     "random": (RANDOM, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
     "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
-    "hoard3": (HOARD3, "greedy, but plays a 3 only when it is its only legal card", _FORGET),
+    "hoard3": (HOARD3, "greedy, but plays a 3 only when it is its only legal card; greedy already values a 3 lowest, so in Crates it plays exactly as greedy (docs/findings.md)", _FORGET),
     "dump3": (DUMP3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
     "keep3": (KEEP3, "greedy, but a 3 scores its value minus its worth kept (three + late x cards "
                      "below the deal size): three=-100 dumps 3s, 0 is greedy, 100 hoards them",
