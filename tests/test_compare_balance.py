@@ -12,8 +12,8 @@ from click.testing import CliRunner
 import crates_sim.engine.api as engine
 from crates_sim.analysis.balance import balance, summary_lines
 from crates_sim.analysis.blocks import labels_for, rotations
-from crates_sim.analysis.cli_analysis import split_variants
 from crates_sim.analysis.compare import analyse, compare, pair_table, ranking_table
+from crates_sim.cli.design import split_variants
 from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
 from crates_sim.rules import Rules

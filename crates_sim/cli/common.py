@@ -1,46 +1,42 @@
-"""Option bundles and error handling shared by the `crates` commands."""
+"""The `crates` command group's error handling: every error is one line on stderr, exit 2.
 
-import functools
+Contract: a `CratesError` raised by a command and a click usage error (an unknown option,
+a value out of its range, a bad choice) both print exactly one line, `Error: ...`; a usage
+error's line ends with the command's help to read, e.g. `(crates simulate --help)`. The
+shared options live in `options`; `rules_options` is re-exported here for older imports.
+"""
 
 import click
 
 from ..errors import CratesError
-from ..rules import PRESETS, Rules
+from .options import rules_options
+
+__all__ = ["CratesGroup", "OneLineUsageError", "rules_options"]
 
 
-def rules_options(fn):
-    """--preset, --players, --partnerships/--no-partnerships, --set name=value ..."""
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as one line: `Error: MESSAGE (crates CMD --help)`."""
 
-    @click.option("--preset", "-p", default="classic", show_default=True, callback=_preset_spec,
-                  metavar="PRESET[:KNOB=VALUE,...]",
-                  help=f"Rule set: {'|'.join(PRESETS)} (see `crates rules --list`), optionally with knobs "
-                       f"as `crates balance` variants and `crates design`'s best.txt give them.")
-    @click.option("--players", "-n", default=4, show_default=True, type=int,
-                  help="Number of players.")
-    @click.option("--partnerships/--no-partnerships", default=None,
-                  help="Crates with 4 players: seats 0+2 and 1+3 as teams (preset default).")
-    @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE",
-                  help="Override one rule knob, e.g. --set seven_target=next (repeatable).")
-    @functools.wraps(fn)
-    def wrapper(*args, preset, players, partnerships, settings, **kwargs):
-        name, _, rest = preset.partition(":")
-        knobs = [s for s in rest.split(",") if s.strip()]
-        rules = Rules.from_cli(name, players, partnerships, (*knobs, *settings))
-        return fn(*args, rules=rules, **kwargs)
-
-    return wrapper
+    def show(self, file=None):
+        where = f" ({self.ctx.command_path} --help)" if self.ctx is not None else ""
+        click.echo(f"Error: {self.format_message()}{where}", err=True, file=file)
 
 
-def _preset_spec(ctx, param, value):
-    """--preset: a preset name, or PRESET:knob=value,... (checked when the rules are built)."""
-    name = value.partition(":")[0].strip()
-    if name not in PRESETS:
-        raise click.BadParameter(f"{name!r} is not one of {', '.join(PRESETS)}")
-    return value.strip()
+def _one_line(exc: click.UsageError) -> OneLineUsageError:
+    return OneLineUsageError(exc.format_message(), exc.ctx)
 
 
 class CratesGroup(click.Group):
-    """A group whose commands turn `CratesError` into one line on stderr and exit 2."""
+    """A group whose commands turn `CratesError` into one line on stderr and exit 2, and
+    whose usage errors (its own and its commands') are one line too."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
 
     def invoke(self, ctx):
         try:
@@ -48,3 +44,7 @@ class CratesGroup(click.Group):
         except CratesError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(2)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as exc:
+            raise _one_line(exc) from None

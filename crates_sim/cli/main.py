@@ -7,7 +7,15 @@ import click
 from .. import __version__
 from ..errors import CratesError
 from ..rules import KNOB_HELP, KNOBS, PRESETS, Rules
-from .common import CratesGroup, rules_options
+from .common import CratesGroup
+from .options import (
+    build_rules,
+    out_option,
+    players_option,
+    rules_options,
+    seed_option,
+    strategies_option,
+)
 
 
 @click.group(cls=CratesGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,23 +25,28 @@ def cli():
 
     \b
     Examples, to start with:
-      crates rules --list                 the rule presets
-      crates strategies                   the built-in strategies and their parameters
-      crates simulate --games 10000       classic 4-player partnership games, random play
-      crates trace --game 0 --out g.jsonl one game as a JSON Lines log
-      crates replay g.jsonl               that log as a play-by-play
-      crates report DIR                   an HTML report of a simulate dataset
+      crates rules --list                          the rule presets
+      crates strategies                            the built-in strategies and their parameters
+      crates simulate --games 10000 --out runs/first
+                                                   classic 4-player partnership games, random play
+      crates trace --game 0 --out g.jsonl          one game as a JSON Lines log
+      crates replay g.jsonl                        that log as a play-by-play
+      crates report runs/first                     an HTML report of a simulate dataset
     """
 
 
 @cli.command()
-@click.argument("preset", required=False, type=click.Choice(list(PRESETS)))
+@click.argument("preset", required=False, metavar="[PRESET[:KNOB=VALUE,...]]")
 @click.option("--list", "list_", is_flag=True, help="List the presets.")
-@click.option("--players", "-n", default=4, show_default=True, help="Player count for defaults that depend on it.")
+@players_option
+@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE",
+              help="Override one rule knob, e.g. --set seven_target=next (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON.")
-def rules(preset, list_, players, as_json):
+def rules(preset, list_, players, settings, as_json):
     """Print a preset's knobs, or list the presets (--list, or no PRESET).
 
+    PRESET may carry knobs, as --preset takes it (classic:seven_target=next), and --set
+    overrides any knob: the knobs shown are the rules a command given the same would play.
     With --json and no PRESET, every preset's knobs as one JSON object
     {preset: {knob: value}}.
 
@@ -42,8 +55,11 @@ def rules(preset, list_, players, as_json):
       crates rules --list
       crates rules league -n 3
       crates rules classic --json
+      crates rules classic:seven_target=next --set spare_three=5
       crates rules --json              every preset's knobs
     """
+    if preset is None and settings:
+        raise CratesError("--set needs a PRESET, e.g. crates rules classic --set seven_target=next")
     if as_json and preset is None:
         every = {}
         for name, (_, (lo, hi), _, _) in PRESETS.items():
@@ -56,29 +72,35 @@ def rules(preset, list_, players, as_json):
         if not list_:
             click.echo("\n(`crates rules PRESET` for its knobs)")
         return
-    lo, hi = PRESETS[preset][1]
-    the_rules = Rules.preset(preset, min(max(players, lo), hi))
+    name = preset.partition(":")[0].strip()
+    if name not in PRESETS:
+        raise CratesError(f"unknown preset {name!r}: one of {', '.join(PRESETS)}")
+    lo, hi = PRESETS[name][1]
+    clamped = min(max(players, lo), hi)
+    the_rules = build_rules(preset, clamped, None, settings)
     values = the_rules.to_dict()
     if as_json:
         click.echo(json.dumps(values, indent=2))
         return
-    click.echo(f"{preset} ({the_rules.family}, {lo}-{hi} players); shown for {the_rules.players} players")
+    changed = the_rules.differences()
+    title = the_rules.describe() if changed else name
+    click.echo(f"{title} ({the_rules.family}, {lo}-{hi} players); shown for {the_rules.players} players")
     for key, value in values.items():
         allowed = KNOBS[key][1]
         allowed = "|".join(allowed) if isinstance(allowed, tuple) else allowed.__name__
-        click.echo(f"  {key:<19} {str(value):<14} {allowed:<32} {KNOB_HELP[key]}")
+        mark = "*" if key in changed else " "
+        click.echo(f" {mark}{key:<19} {str(value):<14} {allowed:<32} {KNOB_HELP[key]}")
+    if changed:
+        click.echo("\n* changed from the preset")
     click.echo("\nOverride any knob with --set name=value, e.g. --set seven_target=next")
 
 @cli.command()
 @rules_options
-@click.option("--strategies", "-s", default="random", show_default=True,
-              help="One strategy per seat, comma-separated (or one for all seats).")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1),
-              help="Run seed: game I of seed S is the same game in every command.")
+@strategies_option()
+@seed_option(help="Seed of the run")
 @click.option("--game", "game", default=0, show_default=True, type=click.IntRange(0, None),
               help="Game index within the seed's run.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write the log here (default: standard output).")
+@out_option(required=False, file=True, help="Write the log here (default: standard output).")
 def trace(rules, strategies, seed, game, out):
     """Write one game as a JSON Lines log (the events are in docs/log-format.md).
 
@@ -158,9 +180,8 @@ def compile(strategies):
     import time
 
     from ..engine.api import prepare
-    from ..strategy import parse_spec
-
     from ..engine.warm import compile_everything
+    from ..strategy import parse_spec
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
     for spec in specs:
@@ -225,22 +246,10 @@ from .train import train  # noqa: E402
 
 cli.add_command(train)
 
-from crates_sim.analysis.cli_analysis import (  # noqa: E402
-    balance,
-    compare,
-    design,
-    ladder,
-    report,
-    sweep,
-    tournament,
-    tune,
-)
+from .contests import compare, ladder, tournament  # noqa: E402
+from .design import balance, design  # noqa: E402
+from .lab import sweep, tune  # noqa: E402
+from .report import report  # noqa: E402
 
-cli.add_command(report)
-cli.add_command(compare)
-cli.add_command(balance)
-cli.add_command(sweep)
-cli.add_command(tune)
-cli.add_command(tournament)
-cli.add_command(design)
-cli.add_command(ladder)
+for command in (report, compare, balance, sweep, tune, tournament, design, ladder):
+    cli.add_command(command)

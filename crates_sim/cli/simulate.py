@@ -14,7 +14,15 @@ from ..errors import CratesError
 from ..runs.runner import DETAILS, default_out, equivalent_command
 from ..runs.runner import simulate as run_simulation
 from ..strategy import parse_strategies
-from .common import rules_options
+from .options import (
+    games_option,
+    out_option,
+    rules_options,
+    scheduler_option,
+    seed_option,
+    strategies_option,
+    workers_option,
+)
 
 
 def _summary(ds: Dataset, wall: float) -> str:
@@ -46,23 +54,18 @@ def _summary(ds: Dataset, wall: float) -> str:
 
 @click.command()
 @rules_options
-@click.option("--strategies", "-s", default="random", show_default=True, metavar="A,B,...",
-              help="One strategy spec per seat, comma-separated, or one for every seat.")
-@click.option("--games", "-g", default=10_000, show_default=True, type=int,
-              help="Number of games (numbered 0 .. G-1).")
-@click.option("--seed", default=0, show_default=True, type=int,
-              help="Seed of the run: game i of seed S is always the same game.")
-@click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
-              help="Dataset directory [default: results/<preset>-<players>p-<strategies>-s<seed>].")
-@click.option("--workers", "-w", type=int, default=None,
-              help="Local worker processes [default: every CPU].")
+@strategies_option()
+@games_option(10_000, help="Number of games (numbered 0 .. G-1).")
+@seed_option(help="Seed of the run")
+@out_option(required=False, path_type=Path,
+            help="Dataset directory [default: results/<preset>-<players>p-<strategies>-s<seed>].")
+@workers_option
 @click.option("--detail", type=click.Choice(DETAILS), default="hands", show_default=True,
               help="hands: games/ and hands/; games: games/ only (smaller, faster).")
 @click.option("--chunk-size", type=int, default=None,
               help="Games per engine call and per Parquet file [default: up to 20,000; "
                    "40,000 with --detail games].")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
-              help="Run the chunks on a Dask cluster (needs crates-sim[dask]).")
+@scheduler_option
 @click.option("--overwrite", is_flag=True, help="Replace a different run already in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def simulate(rules, strategies, games, seed, out, workers, detail, chunk_size, scheduler,
@@ -74,9 +77,11 @@ def simulate(rules, strategies, games, seed, out, workers, detail, chunk_size, s
       crates simulate --games 100000
           classic, 4 players in partnerships, random play, seed 0, every CPU
       crates simulate -p league -n 3 -s greedy,random,random -g 1000000 --seed 7
-      crates simulate --set seven_target=next -s greedy,random --detail games
-      crates simulate -g 10000000 --scheduler local:2        (Dask on this machine)
-      crates simulate -g 50000000 --scheduler tcp://head:8786 --out /shared/run1
+      crates simulate --set seven_target=next -s greedy,random,greedy,random --detail games
+      crates simulate -g 10000000 --scheduler local:2 --out runs/dask-local
+          Dask on this machine, two workers
+      crates simulate -g 50000000 --scheduler tcp://HEAD:8786 --out /shared/run1
+          a Dask cluster whose workers all see /shared
 
     \b
     The dataset (DIR is --out):
