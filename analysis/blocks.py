@@ -24,6 +24,24 @@ from crates_sim.errors import CratesError
 BLOCK = 5000  # games per engine call
 
 
+def read_stored(path, what: str, echo=print) -> pl.DataFrame | None:
+    """A stored result (Parquet) of an earlier run, or None where it is missing or damaged
+    (cut short by a full disk, a half-finished copy): then one line says which file and that
+    `what` is played again, and the file is removed."""
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        return pl.read_parquet(path)
+    except Exception as exc:  # polars raises ComputeError, OSError, ... for a damaged file
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        echo(f"{path} is damaged ({reason}): playing {what} again")
+        path.unlink(missing_ok=True)
+        return None
+
+
 def labels_for(strategies: list[str]) -> list[str]:
     """Entry labels: the spec, numbered where the same spec is entered twice (greedy#1, greedy#2)."""
     out = []

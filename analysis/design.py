@@ -334,8 +334,9 @@ def design(base: str, targets: list[Target], out, budget: int = 40, games: int =
             done = [x for x in trials if x["objective"] is not None]
             best = min(done, key=lambda x: x["objective"])
             shown = ", ".join(f"{t.name} {est.get(t.name, (float('nan'),))[0]:.4g}" for t in targets)
-            echo(f"trial {len(trials)}/{budget}: objective {obj:.4g} ({shown}) {rules.describe()}"
-                 f"  [best {best['objective']:.4g}: trial {best['trial']}]")
+            # one numbering: the trial's own number (0 is the base), as design.csv and best have it
+            echo(f"trial {trials[-1]['trial']} ({len(trials)} of {budget}): objective {obj:.4g} ({shown}) "
+                 f"{rules.describe()}  [best {best['objective']:.4g}: trial {best['trial']}]")
         search_seconds = time.perf_counter() - t0
         done = [x for x in trials if x["objective"] is not None]
         best = min(done, key=lambda x: x["objective"])

@@ -31,14 +31,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import polars as pl
 
 from crates_sim.data.dataset import MANIFEST, read_manifest, tmp_path, write_json_atomic
 from crates_sim.data.progress import Progress
 from crates_sim.errors import CratesError
 from crates_sim.strategy import BUILTINS, parse_spec
 
-from .blocks import labels_for, open_dataset, play, rotations
+from .blocks import labels_for, open_dataset, play, read_stored, rotations
 from .compare import ROBUST_NAME, _arrays, paired_measures
 from .render import PALETTE, Document, ci_text, figure, lines_ci, num
 
@@ -251,9 +250,9 @@ def sweep(rules, grid, against: str, games: int, seed: int, out, workers: int | 
     try:
         for i, (values, spec) in enumerate(zip(points, specs, strict=True)):
             folder = out / "points" / f"{i:03d}"
-            if done[i]:
-                per = pl.read_parquet(folder / "per_deal.parquet")
-            else:
+            per = read_stored(folder / "per_deal.parquet", f"point {i + 1} ({spec})", echo) if done[i] else None
+            if per is None:  # not played, interrupted or damaged
+                done[i] = False
                 if folder.exists():  # interrupted: play it again from the start
                     shutil.rmtree(folder)
                 entries = [spec, against]

@@ -14,7 +14,8 @@ Match results are Parquet: OUT/matches/<key>.parquet (per deal x rotation x entr
 win share) and the games themselves as a dataset in OUT/matches/<key>/ (`crates report`
 reads it). OUT/tournament.json holds the rules, seed and deals: a later run into the same
 OUT with the same settings and more entrants plays only the matches not stored yet
-(incremental), and rates the entrants it is given.
+(incremental), and rates the entrants it is given. A stored match file that cannot be read
+(cut short, half copied) is named in one line and its match played again.
 
 Ratings: in each game of a match, entrant a "beats" b when its score (its seats' total) is
 better (ties count half); per deal, a's result against b is the mean over the rotations.
@@ -46,7 +47,7 @@ import polars as pl
 
 from crates_sim.errors import CratesError
 
-from .blocks import Block, open_dataset, rotations, run_block
+from .blocks import Block, open_dataset, read_stored, rotations, run_block
 from .render import PALETTE, Document, ci_text, figure, num
 
 FORMAT = "crates-sim tournament 1"
@@ -257,8 +258,14 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
     out = Path(out)
     state = _check_out(out, _identity(rules, seed, games))
     matches = schedule(entrants, rules.players, rules.partnerships)
-    todo = [mt for mt in matches if match_key(mt) not in state["matches"]
-            or not (out / "matches" / f"{match_key(mt)}.parquet").exists()]
+    stored = {}
+    for mt in matches:  # a damaged match file (cut short, half copied) is said and played again
+        key = match_key(mt)
+        if key in state["matches"]:
+            per = read_stored(out / "matches" / f"{key}.parquet", f"the match {' v '.join(mt)}", echo)
+            if per is not None:
+                stored[key] = per
+    todo = [mt for mt in matches if match_key(mt) not in stored]
     echo(f"{len(entrants)} entrants, {len(matches)} matches of {num(games)} deals "
          f"({len(matches) - len(todo)} stored, {len(todo)} to play)")
     from crates_sim.play.pyagent import python_specs
@@ -305,7 +312,10 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
                     left[key] -= 1
                     if left[key] == 0:
                         per = pl.concat(parts[key]).sort("game", "rotation", "entry")
-                        per.write_parquet(out / "matches" / f"{key}.parquet")
+                        tmp = out / "matches" / f".{key}.parquet.tmp"
+                        per.write_parquet(tmp)  # atomic: a match file is whole or absent
+                        tmp.replace(out / "matches" / f"{key}.parquet")
+                        stored[key] = per
                         writers[key].close()
                         mt = next(m for m in todo if match_key(m) == key)
                         state["matches"][key] = {"entrants": list(mt), "rotations": plans[key]}
@@ -322,7 +332,7 @@ def tournament(rules, strategies: list[str], games: int, seed: int, out, workers
     index = {s: i for i, s in enumerate(entrants)}
     results = []
     for mt in matches:
-        per = pl.read_parquet(out / "matches" / f"{match_key(mt)}.parquet")
+        per = stored[match_key(mt)]
         results.append((tuple(index[s] for s in mt), per))
     lower = rules.family == "crates"
     r = rate(results, len(entrants), lower, reps=reps, seed=seed)

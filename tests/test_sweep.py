@@ -94,6 +94,13 @@ def test_one_parameter_sweep_writes_csv_and_html_and_resumes(fake, tmp_path):
     res = _run(*args)
     assert "3 points (1 played, 2 already done)" in res.output, res.output
     assert pd.read_csv(out / "sweep.csv").equals(table)  # the same deals: the same answer
+    # a damaged point (its per_deal.parquet cut short): one line naming it, played again
+    victim = out / "points" / "002" / "per_deal.parquet"
+    victim.write_bytes(victim.read_bytes()[:-30])
+    res = _run(*args)
+    assert res.exit_code == 0 and "3 points (1 played, 2 already done)" in res.output, res.output
+    assert f"{victim} is damaged" in res.output and "playing point 3" in res.output
+    assert pd.read_csv(out / "sweep.csv").equals(table)
     # a different sweep in the same folder: one line, nothing changed; --overwrite replaces it
     other = ["weights:w3=0..1:2", *args[1:]]
     res = _run(*other)

@@ -86,6 +86,14 @@ def test_tournament_outputs_and_incremental_runs(tmp_path):
     assert "(10 stored, 0 to play)" in text
     again = pd.read_csv(out / "ratings.csv")
     assert again.equals(ratings)
+    # a damaged match file (cut short by a full disk): one line naming it, and that match played again
+    victim = sorted((out / "matches").glob("*.parquet"))[3]
+    victim.write_bytes(victim.read_bytes()[:-20])
+    text = _run(["-s", "hoard3,weights,tuned,random,greedy", *base])
+    damaged = [ln for ln in text.splitlines() if "is damaged" in ln]
+    assert len(damaged) == 1 and str(victim) in damaged[0] and "playing the match" in damaged[0], text
+    assert "Traceback" not in text and "(9 stored, 1 to play)" in text
+    assert pd.read_csv(out / "ratings.csv").equals(ratings)  # the same deals: the same ratings
 
 
 def test_partnership_tournament_with_a_python_agent(tmp_path):
