@@ -15,9 +15,7 @@ engine pauses for each of its decisions (docs/strategies.md#python-agents).
 import numpy as np
 
 from crates_sim import cards as C
-from crates_sim.engine.observe_nb import CALL0, OBS_HAND, OBS_PHASE
-
-ANNOUNCE = 59  # announce a last card
+from crates_sim.play.observation import ANNOUNCE, CALL0, Observation
 
 
 # --- GreedyAgent
@@ -34,11 +32,11 @@ class GreedyAgent:
         self.values = rules.to_array()[C.VALUE:C.VALUE + 52]
 
     def act(self, observation, action_mask, seat, game, legal):
-        phase = int(np.argmax(observation[OBS_PHASE:OBS_PHASE + 6]))
-        if phase == C.PH_ANNOUNCE:
+        seen = Observation(observation)  # the vector's parts by name (docs/env.md)
+        if seen.phase == C.PH_ANNOUNCE:
             return ANNOUNCE
-        if phase in (C.PH_CALL, C.PH_BLIND_CALL):
-            held = np.flatnonzero(observation[OBS_HAND:OBS_HAND + 52]) % 4
+        if seen.phase in (C.PH_CALL, C.PH_BLIND_CALL):
+            held = seen.hand % 4  # the suit of each card held
             counts = np.bincount(held, minlength=4)
             best, best_len = legal[0], -1
             for action in legal:  # the first suit held most often

@@ -135,7 +135,7 @@ def test_numpy_integers_are_actions(bots):
 
 
 @pytest.mark.parametrize("name,message", [
-    ("Raises", "raised ValueError: no idea"),
+    ("Raises", "raised ValueError: no idea at {bots}:6 in act"),  # the agent's file and line
     ("illegal", "which is not legal now; legal:"),
     ("floating", "returned 1.5 (float); an action is an integer"),
 ])
@@ -144,6 +144,7 @@ def test_bad_agents_one_clear_error(bots, name, message):
     with pytest.raises(CratesError) as err:
         run_games(rules, ["greedy", f"{bots}:{name}", "greedy", "greedy"], 0, 0, 1)
     text = str(err.value)
+    message = message.format(bots=bots)
     assert message in text
     assert f"Python agent {bots}:{name} (seat 1)" in text and "its decision 1 of game 0" in text
     res = CliRunner().invoke(cli, ["trace", "-s", f"greedy,{bots}:{name}", "-n", "2"])
@@ -193,3 +194,32 @@ def test_play_against_a_python_agent():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
+
+
+def test_an_agent_reads_its_observation_by_name():
+    """`crates_sim.play.observation.Observation` names the parts of the vector an agent
+    gets (docs/env.md), the same values as the offsets of the engine's layout."""
+    from crates_sim import cards as C
+    from crates_sim.engine import observe_nb as ob
+    from crates_sim.play.observation import ANNOUNCE, CALL0, DRAW, Observation
+    from crates_sim.play.pyagent import ACTIONS
+
+    n = 4
+    vec = np.zeros(ob.obs_size(n), dtype=np.float32)
+    vec[ob.OBS_HAND + np.array([3, 17, 40])] = 1
+    vec[ob.OBS_TOP + 9] = 1
+    vec[ob.OBS_SUIT + 2] = 1
+    vec[ob.OBS_PHASE + C.PH_CALL] = 1
+    vec[ob.OBS_COUNT] = 4
+    vec[ob.OBS_SEAT + 1] = 1
+    base = ob.OBS_SEAT + n
+    vec[base:base + 3 * n] = np.arange(3 * n)
+    o = Observation(vec)
+    assert o.players == n and list(o.hand) == [3, 17, 40] and o.top_card == 9 and o.suit == 2
+    assert o.phase == C.PH_CALL and o.count == 4 and o.seat == 1
+    assert list(o.hand_sizes) == [0, 3, 6, 9] and list(o.totals) == [1, 4, 7, 10]
+    assert list(o.pressures) == [2, 5, 8, 11]
+    assert ACTIONS[DRAW] == "draw" and ACTIONS[CALL0] == "call C" and ACTIONS[ANNOUNCE] == "announce"
+    assert Observation(np.zeros(ob.obs_size(n))).top_card == -1
+    with pytest.raises(ValueError):
+        Observation(np.zeros(7))

@@ -26,7 +26,9 @@ games with Python agents are `crates_sim.play.pyagent_run`'s: this module sits b
 engine (which seats the agents) and imports none of it.
 
 Errors: an agent that raises, returns a non-integer or an illegal action stops the run with
-one CratesError naming the agent, the seat, the game and the decision.
+one CratesError naming the agent, the seat, the game and the decision (and, when it
+raised, the file, line and function where: `_raised_at`). Agents read their observation
+by name with `crates_sim.play.observation.Observation`.
 """
 
 from __future__ import annotations
@@ -128,7 +130,8 @@ class PythonAgent:
         try:
             action = self.act(vec, mask, seat, table.game, **kwargs)
         except Exception as exc:
-            raise CratesError(f"{self._where(table, seat)}: it raised {type(exc).__name__}: {exc}") from None
+            raise CratesError(f"{self._where(table, seat)}: it raised {type(exc).__name__}: {exc}"
+                              f"{_raised_at(exc)}") from None
         finally:
             self.seconds += perf_counter() - t0
         if type(action) is not int:
@@ -155,6 +158,26 @@ class PythonAgent:
                 pass
         raise CratesError(f"{self._where(table, seat)}: it returned {action!r} "
                           f"({type(action).__name__}); an action is an integer 0..{n_actions - 1}")
+
+
+def _raised_at(exc) -> str:
+    """Where the agent's code raised `exc`: " at FILE:LINE in FUNCTION", the innermost
+    frame of the traceback outside crates_sim (the agent's own code, or a library it
+    called when its own frame is not the last: then its own frame follows, "from ...")."""
+    import os
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)[1:]  # the first is decide's own call
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outside = [f for f in frames if not os.path.abspath(f.filename).startswith(ours + os.sep)]
+    if not outside:
+        return ""
+    last = outside[-1]
+    text = f" at {last.filename}:{last.lineno} in {last.name}"
+    mine = [f for f in outside if "site-packages" not in f.filename]
+    if mine and mine[-1] is not last:
+        text += f" (from {mine[-1].filename}:{mine[-1].lineno} in {mine[-1].name})"
+    return text
 
 
 _ENGINE = []
