@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup demo test bench lint clean
 
-# setup ends by loading (or, on a new machine, compiling: 15-25 s) the engine into
-# numba's cache, so that demo and test start warm
+# setup ends by loading (or, on a new machine, compiling: 25-40 s on two cores) the engine
+# and every built-in strategy into numba's cache (crates compile), so that every command
+# starts warm
 setup: $(STAMP)
 	$(BIN)/crates compile
 
