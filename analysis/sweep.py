@@ -171,6 +171,9 @@ def saved_state(out: Path, name: str, ident: dict, overwrite: bool, kind: str, d
     state = out / name
     if state.exists():
         old = read_state(state)
+        if not old and not overwrite:  # cut short or half copied: what it held cannot be known
+            raise CratesError(f"{state} is damaged (not readable JSON): give --overwrite to start the "
+                              f"{kind} again, or another --out")
         if same_identity(old, ident):
             return old
         if not overwrite:
@@ -192,6 +195,9 @@ def _prepare_out(out: Path, ident: dict, overwrite: bool) -> None:
     state = out / STATE
     if state.exists():
         old = read_state(state)
+        if not old and not overwrite:
+            raise CratesError(f"{state} is damaged (not readable JSON): give --overwrite to start the "
+                              f"sweep again, or another --out")
         if same_identity(old, ident):
             return
         if not overwrite:

@@ -323,7 +323,11 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     except OSError as exc:
         raise CratesError(f"cannot write the tune: {exc.filename or out}: {exc.strerror or exc}") from None
     if saved:
-        es = pickle.loads(base64.b64decode(saved["cma"]))
+        try:
+            es = pickle.loads(base64.b64decode(saved["cma"]))
+        except Exception:  # noqa: BLE001 (a damaged checkpoint: any unpickling error)
+            raise CratesError(f"{out / STATE} is damaged (its CMA state cannot be read): give --overwrite "
+                              f"to start the tune again") from None
         done = int(saved["generations"])
         means, sigmas = saved["means"], saved["sigmas"]
         search_seconds = float(saved["search_seconds"])

@@ -124,13 +124,13 @@ def test_fixed_parameters_stay_fixed_in_best(tmp_path):
     (["weights", "--against", "greedy", "--params", "w9"], "has no parameter 'w9'"),
     (["weights:w3=1", "--against", "greedy", "--params", "w3"], "both fixed"),
     (["greedy:forget=0", "--against", "random"], "nothing to tune"),
-    (["weights", "--against", "greedy", "--budget", "0"], "--budget must be at least 1"),
+    (["weights", "--against", "greedy", "--budget", "0"], "'--budget' / '-b': 0 is not in the range x>=1"),
     (["weights", "--against", "greedy", "--games-per-eval", "1"], "--games-per-eval must be at least 2"),
     (["weights", "--against", "greedy", "--validate-games", "1"], "--validate-games must be at least 2"),
-    (["weights", "--against", "greedy", "--popsize", "1"], "--popsize must be at least 2"),
+    (["weights", "--against", "greedy", "--popsize", "1"], "'--popsize': 1 is not in the range x>=2"),
     (["weights", "--against", "greedy", "--sigma", "0"], "--sigma must be a positive number"),
     (["weights", "--against", "greedy,random,dump3", "--params", ","], "name at least one parameter"),
-    (["weights", "--against", "greedy", "--workers", "0"], "--workers must be at least 1"),
+    (["weights", "--against", "greedy", "--workers", "0"], "'--workers' / '-w': 0 is not in the range x>=1"),
     ([f"{BOTS}:peeker", "--against", "greedy"], "declares no parameters"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, phrase):
@@ -151,3 +151,16 @@ def test_no_traceback_when_the_folder_cannot_be_written(tmp_path):
     res = _run("weights", *TINY, "--budget", 4, "--out", blocker / "sub")
     assert res.exit_code == 2 and "Traceback" not in res.output, res.output
     shutil.rmtree(tmp_path)
+
+
+def test_a_damaged_checkpoint_is_one_line(tmp_path):
+    # issue 32 §5: a state file cut short is named, with what to do, not a traceback
+    from crates_sim.analysis.sweep import saved_state
+
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / "tune.json").write_text('{"strategy": "weights", "aga')
+    with pytest.raises(CratesError, match=r"tune.json is damaged .*--overwrite"):
+        saved_state(out, "tune.json", {"strategy": "weights"}, False, "tune", lambda old: "?", ["tune*"])
+    assert saved_state(out, "tune.json", {"strategy": "weights"}, True, "tune", lambda old: "?", ["tune*"]) is None
+    assert not (out / "tune.json").exists()
