@@ -230,9 +230,9 @@ def pressures_answer(D: Data) -> Answer:
     games = D.games.group_by(*D.game_keys).agg(pl.col("pressures").sum().alias("p"))
     pg = cluster_means(games, {"p": pl.col("p"), "any": pl.col("p") > 0})  # the seats' pressures, summed
     per_game = ci_text(pg["p"][0], pg["p_lo"][0], pg["p_hi"][0], 2)
-    any_game = ("every one" if pg["any_lo"][0] >= 1 else
+    any_game = (f"every one of the {num(int(D.manifest['games_done']))} games" if pg["any_lo"][0] >= 1 else
                 ci_text(pg["any"][0], pg["any_lo"][0], pg["any_hi"][0], 2 if pg["any_hi"][0] > 0.995 else 1,
-                        pct=True))
+                        pct=True) + " of games")
     fig, ax = figure("Pressures per hand by hand size", "hand size (cards dealt)", "hands with a pressure (%)",
                      size=(5.2, 3.4))
     if D.has_hands:
@@ -244,7 +244,7 @@ def pressures_answer(D: Data) -> Answer:
                 colors=PALETTE[1], label="hands with a pressure, 95% CI")
         ax.legend(fontsize=8)
         sentence = (f"Pressures happen in {ci_text(ph['hit'][0], ph['hit_lo'][0], ph['hit_hi'][0], 1, pct=True)} "
-                    f"of hands and in {any_game} of games: {per_game} pressures per game, all seats together (95% CIs).")
+                    f"of hands and in {any_game}: {per_game} pressures per game, all seats together (95% CIs).")
         caption = "Share of hands with at least one pressure by hand size, 95% CIs: big hands leave a small stock."
     else:
         share = collect(games.select(pl.col("p").value_counts(sort=True))).unnest("p").sort("p").head(8)
@@ -256,7 +256,7 @@ def pressures_answer(D: Data) -> Answer:
         ax.set_ylabel("share of games (%)")
         ax.set_title("Pressures per game", fontsize=10)
         ax.legend(fontsize=8)
-        sentence = f"Pressures happen in {any_game} of games: {per_game} pressures per game (95% CIs)."
+        sentence = f"Pressures happen in {any_game}: {per_game} pressures per game (95% CIs)."
         caption = "Share of games by the number of pressures in them, 95% CIs."
     names = ", ".join(_strategies(D))
     support = (f"A rate for these strategies ({names}) under these rules, over {num(int(D.manifest['games_done']))} "
