@@ -85,9 +85,11 @@ def _preset_spec(ctx, param, value):
 def strategies_option(default: str | None = "random", required: bool = False,
                       help: str = "One strategy spec per seat, comma-separated, or one for every seat."):
     """--strategies/-s A,B,...: strategy specs (`crates strategies`)."""
-    return click.option("--strategies", "-s", default=None if required else default, required=required,
-                        show_default=not required and default is not None, metavar="A,B,...",
-                        help=help + " Specs as `crates strategies` lists them.")
+    text = help + " Specs as `crates strategies` lists them."
+    if required:  # no default at all: click 8.3 takes an explicit None as a value given
+        return click.option("--strategies", "-s", required=True, metavar="A,B,...", help=text)
+    return click.option("--strategies", "-s", default=default, show_default=default is not None,
+                        metavar="A,B,...", help=text)
 
 
 def games_option(default: int, help: str = "Games to play."):
@@ -109,7 +111,9 @@ def out_option(required: bool = True, file: bool = False, help: str = "Output fo
     folder). file: a file to write, not a folder."""
     kind = OutPath(dir_okay=False, path_type=path_type) if file else \
         OutPath(file_okay=False, path_type=path_type)
-    return click.option("--out", "-o", required=required, type=kind, default=None, help=help)
+    if required:  # no default at all: click 8.3 takes an explicit None as a value given
+        return click.option("--out", "-o", required=True, type=kind, help=help)
+    return click.option("--out", "-o", type=kind, default=None, help=help)
 
 
 class OutPath(click.Path):

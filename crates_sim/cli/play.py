@@ -19,7 +19,7 @@ from .. import cards as C
 from ..errors import CratesError
 from ..play.replay import SUIT_NAMES
 from ..strategy import parse_strategies
-from .common import rules_options
+from .options import rules_options, seed_option
 
 PHASE_TEXT = {C.PH_PLAY: "your turn", C.PH_COUNT: "a count is coming at you",
               C.PH_AGAIN: "you played a 6: play again", C.PH_CALL: "call a suit",
@@ -181,8 +181,7 @@ class Game:
 @click.option("--seat", default=0, show_default=True, type=int, help="Your seat.")
 @click.option("--opponents", "-s", default="greedy", show_default=True, metavar="A,B,...",
               help="The other seats' strategies, in seat order (or one for all).")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
-              help="Seed: the deals are those of `crates trace --seed S --game G`.")
+@seed_option(help="Seed: the deals are those of `crates trace --seed S --game G`")
 @click.option("--game", default=0, show_default=True, type=click.IntRange(0, None),
               help="Game index within the seed.")
 @click.option("--hint", "hint", default=None, metavar="STRATEGY",

@@ -27,7 +27,7 @@ def report(dataset, out):
 
     \b
     Examples:
-      crates simulate --games 20000 --strategies hoard3,dump3 --seed 1 --out runs/h
+      crates simulate --games 20000 --strategies hoard3,dump3,hoard3,dump3 --seed 1 --out runs/h
       crates report runs/h                       writes runs/h/report.html
       crates report runs/h --out reports/h.html  and reports/h-*.png, reports/h.md
     """

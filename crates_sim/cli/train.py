@@ -7,7 +7,14 @@ import sys
 import click
 
 from ..errors import CratesError
-from .common import rules_options
+from .options import (
+    games_option,
+    out_option,
+    rules_options,
+    scheduler_option,
+    seed_option,
+    workers_option,
+)
 
 #: the teacher `crates train` distils by default (docs/strategies.md, "apprentice"): expert
 #: without its opponent model, the teacher of the shipped weights (so that the documented
@@ -36,8 +43,7 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
               help="With --both: fit each table's weights on its own games (default: one fit).")
 @click.option("--rounds", "-r", default=3, show_default=True, type=int,
               help="Rounds of expert iteration (a larger number continues a finished run).")
-@click.option("--games", "-g", default=60, show_default=True, type=int,
-              help="Games per round (each records about sample x its card decisions).")
+@games_option(60, help="Games per round (each records about sample x its card decisions).")
 @click.option("--sample", default=0.1, type=float,
               help="Share of card decisions the teacher labels [default: 0.1; adept: 0.5].")
 @click.option("--cap", default=10_000, show_default=True, type=int,
@@ -52,13 +58,11 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
               help="adept: passes of the fit over the data each round.")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the games.")
-@click.option("--out", "-o", required=True, type=click.Path(file_okay=False),
-              help="Output folder (rerun the same command there to resume).")
+@seed_option(help="Seed of the games")
+@out_option(help="Output folder (rerun the same command there to resume).")
 @click.option("--overwrite", is_flag=True, help="Replace a different training run in OUT.")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: every CPU).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:K",
-              help="Play the games on a Dask cluster, as `crates simulate --scheduler`.")
+@workers_option
+@scheduler_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
