@@ -100,7 +100,8 @@ def _players_flags(D: Data) -> list[str]:
 
 def compare_command(D: Data, a: str, b: str) -> str:
     """The `crates compare` command that measures a against b under this dataset's rules."""
-    games = max(2000, int(D.manifest["games_done"]))
+    deals = int(collect(D.games.select(pl.col("game").n_unique())).item())  # not counting rotations
+    games = max(2000, deals)
     return shlex.join(["crates", "compare", *_players_flags(D), "--strategies", f"{a},{b}",
                        "--games", str(games), "--seed", str(D.manifest["seed"])])
 
