@@ -43,6 +43,7 @@ from crates_sim.cards import (
     O_N_HANDS,
     O_PARTNER,
     O_PHASE,
+    O_RULES,
     O_PLAYERS,
     O_SEAT,
     O_SEATS,
@@ -58,7 +59,8 @@ from crates_sim.cards import (
     RANK0_CARDS,
 )
 from crates_sim.engine import engine_nb as E
-from crates_sim.engine.bits import popcount
+from crates_sim.engine.bits import card_mask, popcount
+from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import kernel, leaf
 from crates_sim.engine.rng_nb import rand_unit
@@ -67,18 +69,22 @@ from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
 from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import is_opponent
-from crates_sim.view import hand_size, is_wild, seat_after
+from crates_sim.view import hand_size, is_action, is_wild, seat_after
 
-#: the option's row: the apprentice's N_BASE option features, then its crossed ones as they are
-OPTION_FEATURES = tuple(_APPRENTICE_FEATURES[:N_BASE]) + CROSSED
-N_OPTION = N_COMPACT
+#: the option's row: the apprentice's N_BASE option features, its crossed ones as they are,
+#: then adept's own (`extra_rows`): the hand's points after the option (3-covering
+#: counted), the points it sheds, and the rank played (one-hot)
+RANK_NAMES = "A23456789TJQK"
+EXTRA_FEATURES = ("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
+OPTION_FEATURES = tuple(_APPRENTICE_FEATURES[:N_BASE]) + CROSSED + EXTRA_FEATURES
+N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
 #: the decision's row (`context_row`), the same for every option of a decision
 CONTEXT_FEATURES = (
     "hand", "min_opp_hand", "stock", "pile", "mate_hand",          # apprentice's CONTEXT
     "phase_play", "phase_count", "phase_again", "count", "hand_number", "last_hand",
     "options", "next1_hand", "next2_hand", "next3_hand", "next1_opp", "next2_opp",
     "next3_opp", "next1_voids", "next2_voids", "next3_voids", "threes_held", "wilds_held",
-    "standing",
+    "standing", "hand_points",
 )
 N_CONTEXT = len(CONTEXT_FEATURES)
 HIDDEN = 32
@@ -107,6 +113,8 @@ WEIGHTS_ENV = "CRATES_ADEPT_WEIGHTS"
 #: standing: the totals' difference counted in this many points per unit, at most STANDING_CAP
 STANDING_SCALE = 100.0
 STANDING_CAP = 3.0
+#: card points per unit of the points features
+POINTS_SCALE = 100.0
 
 
 def table_kind(rules) -> int:
@@ -122,9 +130,42 @@ def _total(obs, q):
 
 
 @leaf
-def context_row(obs, hand, options, c0, c1, c2, c3, c4, out, at):
+def hand_points(obs, held):
+    """What the cards of the mask `held` would score at the hand's end: Crates' rules with
+    3-covering (`scoring_nb.score_crates_held`), Crazy Eights' card values."""
+    R = obs[O_RULES:]
+    if obs[O_FAMILY] == FAMILY_EIGHTS:
+        return held_value(R, held)
+    points, _t, _c, _h = score_crates_held(R, held)
+    return points
+
+
+@leaf
+def extra_rows(obs, hand, options, out, base, F):
+    """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
+    (row i at out[base + i * F]); returns the hand's points now."""
+    held = card_mask(hand, 0, hand.shape[0])
+    now = hand_points(obs, held)
+    for i in range(options.shape[0]):
+        at = base + i * F + N_COMPACT
+        for j in range(N_OPTION - N_COMPACT):
+            out[at + j] = 0.0
+        c = options[i]
+        if is_action(c):
+            out[at] = now / POINTS_SCALE
+            continue
+        after = hand_points(obs, held & ~(np.int64(1) << c))
+        out[at] = after / POINTS_SCALE
+        out[at + 1] = (now - after) / POINTS_SCALE
+        out[at + 2 + (c >> 2)] = 1.0
+    return now
+
+
+@leaf
+def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
     """The N_CONTEXT features of the decision (CONTEXT_FEATURES) into out[at:]; c0..c4
-    are the five context scalars that `option_rows` returned."""
+    are the five context scalars that `option_rows` returned, points the hand's points
+    (`extra_rows`)."""
     for j in range(N_CONTEXT):
         out[at + j] = 0.0
     out[at + 0] = c0
@@ -176,6 +217,7 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, out, at):
     diff = (best - mine) if lower else (mine - best)
     s = diff / STANDING_SCALE
     out[at + 23] = min(max(s, -STANDING_CAP), STANDING_CAP)
+    out[at + 24] = points / POINTS_SCALE
 
 
 @kernel
@@ -184,7 +226,8 @@ def fill_rows(obs, hand, pile, options, out):
     i's row into out[N_CONTEXT + i * N_OPTION:], exactly as the kernel sees them."""
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION,
                                      False)
-    context_row(obs, hand, options, c0, c1, c2, c3, c4, out, 0)
+    points = extra_rows(obs, hand, options, out, N_CONTEXT, N_OPTION)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, 0)
 
 
 # ================================================================ the decision
@@ -194,7 +237,8 @@ def score_options(obs, hand, pile, options, buf, table, three):
     n = options.shape[0]
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION,
                                      False)
-    context_row(obs, hand, options, c0, c1, c2, c3, c4, buf, CTX_AT)
+    points = extra_rows(obs, hand, options, buf, ROWS_AT, N_OPTION)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, buf, CTX_AT)
     wb = W0 + table * BLOCK
     w_opt = wb
     w_ctx = w_opt + N_OPTION * HIDDEN
