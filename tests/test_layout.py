@@ -82,3 +82,17 @@ def test_the_version_is_a_leaf_read_by_pyproject():
     assert _setuptools_config()["dynamic"]["version"] == {"attr": "crates_sim._version.__version__"}
     manifest = (ROOT / "crates_sim" / "data" / "manifest.py").read_text()
     assert "from .. import" not in manifest and "from .._version import __version__" in manifest
+
+
+def test_the_commands_live_in_cli_and_the_analyses_import_no_click():
+    """Issue 32 §6: every click command is in crates_sim/cli/; analysis/ keeps the analyses
+    and imports no click (the option vocabulary is declared once, in cli/options.py)."""
+    import ast
+
+    for path in sorted((ROOT / "analysis").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {alias.name.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, (ast.Import, ast.ImportFrom))
+                 for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])}
+        assert "click" not in names, f"{path.name} imports click"
+    assert not (ROOT / "analysis" / "cli_analysis.py").exists()
