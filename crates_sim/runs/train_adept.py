@@ -52,8 +52,7 @@ CARD_PHASES = (0, 1, 2)
 
 
 def held_out(game):
-    """The games held out of the fit: every tenth block of games' first... simply every
-    game whose number is 0 mod HOLDOUT (all tables alike)."""
+    """The games held out of the fit: those whose number is 0 mod HOLDOUT."""
     return (np.asarray(game) % HOLDOUT) == 0
 
 
@@ -242,8 +241,10 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
         total = 0.0
         for b0 in range(0, n, batch):
             ds = perm[b0:b0 + batch]
-            idx = np.concatenate([np.arange(start[d], start[d + 1]) for d in ds])
-            g_local = np.repeat(np.arange(len(ds)), counts[ds])
+            c = counts[ds]
+            g_local = np.repeat(np.arange(len(ds)), c)
+            first = np.cumsum(c) - c  # where each decision's rows begin in the batch
+            idx = start[ds][g_local] + np.arange(len(g_local)) - first[g_local]
             ctx = data.ctx[ds].astype(np.float64)
             rows = data.rows[idx].astype(np.float64)
             s, pre = _forward(net, ctx, rows, g_local)
@@ -295,7 +296,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     if teacher.split(":")[0] not in ("pimc", "expert"):
         raise CratesError(f"adept learns a teacher's value of every option: the teacher must "
                           f"be pimc or expert, not {teacher!r}")
-    for name, value, low in (("rounds", rounds, 1), ("games", games, 2 * HOLDOUT),
+    for name, value, low in (("rounds", rounds, 1), ("games", games, 2),
                              ("epochs", epochs, 1)):
         if value < low:
             raise CratesError(f"--{name} must be at least {low}, not {value}")
@@ -374,6 +375,9 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                 fit[name]["previous_held_out"] = choice_report(scores(start_net, test_part),
                                                                test_part)
             h = fit[name]["held_out"]
+            if not h["decisions"]:
+                echo(f"round {r} {name}: no held-out decisions (give more --games)")
+                continue
             echo(f"round {r} {name}: {h['decisions']:,} held-out decisions, regret "
                  f"{h['regret']:.2f} points a decision, agreement with the teacher "
                  f"{h['agreement']:.1%}")
