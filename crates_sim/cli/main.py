@@ -253,3 +253,7 @@ from .report import report  # noqa: E402
 
 for command in (report, compare, balance, sweep, tune, tournament, design, ladder):
     cli.add_command(command)
+
+from .analyse import analyse  # noqa: E402
+
+cli.add_command(analyse)

@@ -1,0 +1,311 @@
+"""Move-by-move analysis of a game log (`crates analyse LOG`, issue 31 §1).
+
+Contract: `analyse(events, seats=None, samples=DEFAULT_SAMPLES, progress=None)` takes a
+checked log (`crates_sim.play.replay.read_log`: from `crates trace`, `crates play --save`,
+finished or not, a tournament's sample game) and returns a JSON-ready dict: the game, the
+method (samples, streams, thresholds), one entry per analysed decision and a summary per
+seat. `summary_lines(result)` is the text `crates analyse` prints. A log that the step
+engine cannot play again choice for choice raises CratesError, one line.
+
+How:
+- The game is played again on the step engine (`crates_sim.play.step.Table`, every seat
+  outside) from the log's header (rules, seed, game), each decision answered with what the
+  log shows was chosen (`replay_decisions`, the matching of `crates replay --html`); an
+  answer that is not a legal option, or a replay that comes out different from the log, is
+  refused.
+- At each card decision (a play, a play again after a 6, a count answer) of an analysed
+  seat with 2+ options, `expert`'s search (`strategies.expert.expert_explain`) values every
+  option from the mover's information only: the unseen cards are dealt consistently with
+  what that seat saw, never the true deal. A value is the expected points to the end of
+  the hand for the mover (Crates: minus the points left holding, pressures included;
+  Crazy Eights: the payout), higher is better.
+- The search runs STREAMS times on independent random streams of ceil(samples / STREAMS)
+  deals each; a value is the mean over the streams and its uncertainty the standard error
+  of that mean (the spread of the streams / sqrt(STREAMS)). The options share each stream's
+  deals (common random numbers), so the loss of the chosen option against the best,
+  `loss = value(best) - value(chosen)`, has its own, smaller standard error from the
+  per-stream differences.
+- "Best" is the option of the highest mean; every option within NOISE_Z standard errors
+  of the difference from it is "as good within noise" (`near_best`). A decision whose
+  chosen option is near-best counts as accurate and gets no label, whatever its loss;
+  otherwise the loss is labelled by THRESHOLDS (points): inaccuracy >= 5, mistake >= 10,
+  blunder >= 20 (a Crates card is worth 10-50 points, a covered 3 saves the card it covers).
+- Per seat: decisions analysed, total and mean expected loss, accuracy (the share of its
+  decisions that are near-best, in percent), the count of each label and the three
+  costliest decisions (hand, the seat's move number in the hand, log line, what was played
+  against the best).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from crates_sim import cards as C
+from crates_sim.errors import CratesError
+
+#: default deals of the unseen cards per option, all streams together (expert plays with
+#: 60): a classic 4-player game takes a few seconds a seat on 2 cores
+DEFAULT_SAMPLES = 800
+#: independent searches per decision; their spread gives each value its uncertainty
+STREAMS = 4
+#: an option within NOISE_Z standard errors of the best is as good within noise
+NOISE_Z = 2.0
+#: the labels of a loss beyond noise, by its size in points (lowest first)
+THRESHOLDS = (("inaccuracy", 5.0), ("mistake", 10.0), ("blunder", 20.0))
+#: the searched phases: card decisions (calls and announcements are not searched)
+CARD_PHASES = (C.PH_PLAY, C.PH_AGAIN, C.PH_COUNT)
+#: salt of the analysis streams (any number; keeps them apart from the game's own)
+_SALT = 0x5EED_A11A
+
+
+def _log_error(message: str) -> CratesError:
+    return CratesError(f"the log does not replay on this engine: {message}")
+
+
+def replay_decisions(events, visit=None):
+    """Play the log's game again on a Table with every seat outside, answering each
+    decision with the option the log shows chosen; before each answer call
+    `visit(table, decision, option, event_index)` (when given). Returns the number of
+    decisions. Raises CratesError (one line) when a logged choice is not a legal option,
+    when the log stops before the game does (unless saved unfinished), or when the replay
+    does not come out event for event as the log."""
+    from crates_sim.play.replay_html import _CHOSEN_DRAWS, _answer, _positions
+    from crates_sim.play.step import Table
+    from crates_sim.rules import Rules
+
+    game = events[0]
+    try:
+        rules = Rules.preset(game["preset"], game["players"], **game["rules"])
+        table = Table(rules, [None] * rules.players, game["seed"], game["game"], record=True)
+    except (CratesError, KeyError, TypeError, ValueError) as exc:
+        raise _log_error(f"its header's rules cannot be played ({exc})") from None
+    before = _positions(events)
+    unfinished = events[-1]["ev"] != "game_end"
+    cursor, play_at, call_free, count = 1, None, False, 0
+    while table.pending is not None:
+        d = table.pending
+        if d.phase == C.PH_ANNOUNCE or (d.phase == C.PH_CALL and call_free):
+            at, advance = play_at, False  # the play this call or announcement belongs to
+            call_free = call_free and d.phase != C.PH_CALL
+        elif d.phase in (C.PH_CALL, C.PH_BLIND_CALL):  # the dealer's call of the upcard
+            advance = True
+            at = next((e for e in range(cursor, len(events)) if events[e]["ev"] == "call"), None)
+        else:
+            advance = True
+            hand = tuple(sorted(C.card_name(int(c)) for c in d.hand))
+            top = C.card_name(int(d.pile[-1])) if len(d.pile) else None
+            start = next((e for e in range(cursor, len(events)) if before[e][0]
+                          and before[e][0][d.seat] == hand and before[e][1] == top), None)
+            at = None if start is None else next(
+                (e for e in range(start, len(events)) if events[e].get("seat") == d.seat
+                 and events[e]["ev"] in ("play", "draw", "pass", "pressure")
+                 and (events[e]["ev"] != "draw" or events[e]["why"] in _CHOSEN_DRAWS)), None)
+            play_at = at
+            call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
+        option = None if at is None else _answer(d.phase, d.options, events[at])
+        if option is None and unfinished and at is None:
+            break  # the log stops before this decision's answer
+        if option is None:
+            where = f"line {at + 1}" if at is not None else f"hand {table.hand}"
+            raise _log_error(f"at {where}, seat {d.seat}'s logged choice is not one of its legal "
+                             f"options ({', '.join(_name(d.phase, o) for o in d.options)})")
+        if advance:
+            cursor = at + 1 if events[at]["ev"] != "pressure" else at
+        if visit is not None:
+            visit(table, d, option, at)
+        count += 1
+        table.act(option)
+    made = table.events(names=game.get("strategies"))
+    if unfinished:
+        made = made[:len(events)]
+    for i, (a, b) in enumerate(zip(made[1:], events[1:], strict=False), start=2):
+        if a != b:
+            raise _log_error(f"line {i} is {_short(b)}, the replay gives {_short(a)}")
+    if len(made) != len(events):
+        raise _log_error(f"the log has {len(events)} events, the replay {len(made)}")
+    return count
+
+
+def _short(ev: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in ev.items() if k not in ("hands", "stock", "rules"))[:80]
+
+
+def _name(phase: int, option: int) -> str:
+    from crates_sim.play.replay_html import _option_name
+
+    return _option_name(phase, option)
+
+
+def _values(table, params, samples_each: int, salt: int):
+    """(means, per-stream values) of every pending option: STREAMS searches of
+    `samples_each` deals, each on its own stream of the mover's seat."""
+    from crates_sim.engine import engine_nb as nb
+    from crates_sim.engine.rng_nb import seed_stream
+    from crates_sim.strategies.expert import expert_explain
+
+    d = table.pending
+    runs = np.zeros((STREAMS, len(d.options)))
+    row = params.copy()
+    row[0] = samples_each
+    for k in range(STREAMS):
+        G = table._G.copy()
+        seed_stream(G, nb.RNG0 + 4 * (1 + d.seat), table.seed, table.game, salt * STREAMS + k)
+        if not expert_explain(G, row, runs[k]):
+            return None
+    return runs
+
+
+def label_of(loss: float, near_best: bool) -> str | None:
+    """The label of a decision's loss in points (None: near-best, or under every threshold)."""
+    if near_best:
+        return None
+    found = None
+    for name, points in THRESHOLDS:
+        if loss >= points:
+            found = name
+    return found
+
+
+def analyse(events, seats=None, samples: int = DEFAULT_SAMPLES, progress=None) -> dict:
+    """The analysis of a checked log (see the module doc). seats: the seats to analyse
+    (default every seat); progress(done, total): called after each analysed decision."""
+    from crates_sim.strategy import parse_strategies, resolve
+
+    game = events[0]
+    n = game["players"]
+    seats = list(range(n)) if seats is None else sorted(set(seats))
+    for s in seats:
+        if not 0 <= s < n:
+            raise CratesError(f"--seat {s} is not a seat of this {n}-player game (0-{n - 1})")
+    if samples < STREAMS:
+        raise CratesError(f"--samples must be at least {STREAMS} (one deal per stream)")
+    samples_each = math.ceil(samples / STREAMS)
+    (spec,) = parse_strategies(["expert"], 1)
+    params = resolve([spec])[1][0]
+
+    todo = []  # first pass: where the analysed decisions are (and the log checked)
+
+    def find(table, d, option, at):
+        if d.seat in seats and d.phase in CARD_PHASES and len(d.options) >= 2:
+            todo.append(at)
+
+    replay_decisions(events, find)
+    total = len(todo)
+    moves: list[dict] = []
+    moves_in_hand: dict[tuple, int] = {}
+
+    every = [0]  # decisions so far, every seat's: each has its own streams, whatever --seat
+
+    def visit(table, d, option, at):
+        every[0] += 1
+        if d.phase not in CARD_PHASES:
+            return
+        key = (table.hand, d.seat)
+        moves_in_hand[key] = moves_in_hand.get(key, 0) + 1
+        if d.seat not in seats or len(d.options) < 2:
+            return
+        runs = _values(table, params, samples_each, _SALT + every[0])
+        if runs is None:  # pragma: no cover - expert searches every card decision
+            return
+        moves.append(_judge(table, d, option, at, runs, moves_in_hand[key]))
+        if progress is not None:
+            progress(len(moves), total)
+
+    replay_decisions(events, visit)
+    return {"game": {k: game[k] for k in ("preset", "players", "seed", "game") if k in game}
+            | {"strategies": game.get("strategies", []),
+               "unfinished": events[-1]["ev"] != "game_end"},
+            "method": {"strategy": spec, "samples": samples_each * STREAMS, "streams": STREAMS,
+                       "noise_z": NOISE_Z, "thresholds": dict(THRESHOLDS),
+                       "units": "expected points to the end of the hand, for the mover"},
+            "seats": {str(s): _seat_summary([m for m in moves if m["seat"] == s], s, game)
+                      for s in seats},
+            "decisions": moves}
+
+
+def _judge(table, d, option, at, runs, move_no) -> dict:
+    """One decision's entry: every option's value and error, the best, the loss."""
+    means = runs.mean(axis=0)
+    se = runs.std(axis=0, ddof=1) / math.sqrt(STREAMS)
+    best = int(np.argmax(means))
+    chosen = d.options.index(option)
+    diffs = runs[:, best:best + 1] - runs  # per stream, best minus each option
+    diff_se = diffs.std(axis=0, ddof=1) / math.sqrt(STREAMS)
+    gap = means[best] - means
+    near = [bool(gap[i] <= NOISE_Z * diff_se[i] + 1e-9) for i in range(len(means))]
+    loss = float(gap[chosen])
+    return {"line": at + 1, "hand": table.hand, "move": move_no, "seat": d.seat,
+            "phase": _PHASE[d.phase],
+            "held": " ".join(sorted((C.card_name(int(c)) for c in d.hand), key=_card_order)),
+            "top": C.card_name(int(d.pile[-1])) if len(d.pile) else None,
+            "options": [{"option": _name(d.phase, o), "value": round(float(means[i]), 2),
+                         "se": round(float(se[i]), 2), "near_best": near[i]}
+                        for i, o in enumerate(d.options)],
+            "chosen": _name(d.phase, option), "best": _name(d.phase, d.options[best]),
+            "loss": round(loss, 2), "loss_se": round(float(diff_se[chosen]), 2),
+            "near_best": near[chosen], "label": label_of(loss, near[chosen])}
+
+
+_PHASE = {C.PH_PLAY: "play", C.PH_AGAIN: "play again", C.PH_COUNT: "count"}
+
+
+def _card_order(name: str):
+    return (C.RANKS.index(name[0]), name[1])
+
+
+def _seat_summary(moves: list[dict], seat: int, game: dict) -> dict:
+    names = game.get("strategies", [])
+    total = sum(m["loss"] for m in moves)
+    costly = sorted(moves, key=lambda m: -m["loss"])[:3]
+    return {"strategy": names[seat] if seat < len(names) else None,
+            "decisions": len(moves),
+            "total_loss": round(total, 1),
+            "mean_loss": round(total / len(moves), 2) if moves else None,
+            "accuracy": round(100.0 * sum(m["near_best"] for m in moves) / len(moves), 1) if moves else None,
+            "labels": {name: sum(m["label"] == name for m in moves) for name, _ in THRESHOLDS},
+            "costliest": [{k: m[k] for k in ("line", "hand", "move", "phase", "held", "top", "chosen",
+                                             "best", "loss", "loss_se", "label")} for m in costly]}
+
+
+def summary_lines(result: dict, every: bool = False) -> list[str]:
+    """The text of `crates analyse`: a header, per seat its summary and its three costliest
+    decisions; `every`: each analysed decision too."""
+    g, m = result["game"], result["method"]
+    out = [f"{g['preset']} · {g['players']} players · seed {g['seed']} · game {g['game']}"
+           + (" · unfinished" if g["unfinished"] else ""),
+           f"values: {m['strategy']} search from the mover's information, {m['samples']} deals "
+           f"per option in {m['streams']} streams; loss in expected points to the end of the hand; "
+           f"labels beyond noise ({m['noise_z']:g} s.e.): " + ", ".join(
+               f"{k} >= {v:g}" for k, v in m["thresholds"].items())]
+    if every:
+        out.append("")
+        for d in result["decisions"]:
+            opts = "  ".join(f"{o['option']} {o['value']:+.1f}±{o['se']:.1f}" + ("*" if o["option"] == d["chosen"] else "")
+                             for o in d["options"])
+            mark = f"  {d['label'].upper()}" if d["label"] else ""
+            out.append(f"  hand {d['hand']:>2} move {d['move']:>2} seat {d['seat']} ({d['phase']}, holds "
+                       f"{d['held']}; top {d['top']}): loss {d['loss']:.1f}{mark}   {opts}")
+    for seat, s in result["seats"].items():
+        out.append("")
+        who = f"seat {seat}" + (f" ({s['strategy']})" if s["strategy"] else "")
+        if not s["decisions"]:
+            out.append(f"{who}: no decision with a choice to analyse")
+            continue
+        labels = ", ".join(f"{v} {k}{'s' if v != 1 else ''}".replace("ys", "ies") for k, v in s["labels"].items())
+        out.append(f"{who}: {s['decisions']} decisions, expected loss {s['total_loss']:.1f} points "
+                   f"({s['mean_loss']:.2f} a decision), accuracy {s['accuracy']:.0f}% "
+                   f"(best within noise); {labels}")
+        for c in s["costliest"]:
+            if c["loss"] <= 0:
+                continue
+            tag = f" {c['label']}" if c["label"] else " (within noise)" if c["loss"] <= NOISE_Z * c["loss_se"] else ""
+            out.append(f"  hand {c['hand']}, move {c['move']} (line {c['line']}): played {c['chosen']}, "
+                       f"best {c['best']}: -{c['loss']:.1f} ± {c['loss_se']:.1f} points{tag}"
+                       f"   [held {c['held']}; top {c['top']}]")
+    return out
+
+
+__all__ = ["DEFAULT_SAMPLES", "STREAMS", "THRESHOLDS", "analyse", "label_of", "replay_decisions",
+           "summary_lines"]
