@@ -440,3 +440,20 @@ def current_weights() -> dict:
             i += size
         out[name] = net
     return out
+
+
+def option_values(obs, hand, pile, options, three: float = 0.0):
+    """adept's score of every option of a card decision (points, higher is better: what
+    `crates play --hint adept` shows), or None where it does not score (a call, an
+    announcement, a single option, a table kind without a network)."""
+    options = np.asarray(options, dtype=np.int64)
+    phase = int(obs[O_PHASE])
+    n = len(options)
+    if phase not in (PH_PLAY, PH_COUNT, PH_AGAIN) or n < 2 or n > MAX_OPTIONS:
+        return None
+    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+    buf = weights_buffer()
+    if buf[4 + table] == 0.0:
+        return None
+    score_options(obs, hand, pile, options, buf, table, float(three))
+    return buf[SCORES_AT:SCORES_AT + n].copy()

@@ -179,3 +179,22 @@ def test_crates_train_adept_learns_resumes_and_reproduces(tmp_path):
     more = runner.invoke(cli, args(tmp_path / "a", rounds=2))
     assert more.exit_code == 0, more.output
     assert (tmp_path / "a" / "round-2" / "adept.json").is_file()
+
+
+def test_the_hint_shows_the_networks_scores_and_its_choice():
+    from crates_sim.play.step import Table
+
+    old = A.set_weights({"crates-partnerships": _random_net(5)})
+    try:
+        table = Table(Rules.preset("classic", 4), [None] * 4, 8, 0)
+        seen = 0
+        while not table.over and seen < 5:
+            values = table.hint_values("adept")
+            if values is not None:
+                best = max(values, key=values.get)
+                assert table.hint("adept") == best
+                seen += 1
+            table.answer(table.pending.options[0])
+        assert seen == 5
+    finally:
+        A.set_weights(old)

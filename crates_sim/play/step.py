@@ -240,10 +240,18 @@ class Table:
 
     def hint_values(self, spec: str):
         """A search player's mean outcome of each pending option for the seat ({option:
-        value}, higher is better), for a pimc or expert `spec`; None for another strategy
+        value}, higher is better), for a pimc or expert `spec` (adept: its network's
+        scores, also in points); None for another strategy
         or a decision it does not search (a suit call, an announcement)."""
         (spec,) = parse_strategies([spec], 1)
         name = spec.split(":")[0]
+        if self.pending is not None and name == "adept":  # its network's scores, in points
+            from ..strategies.adept import option_values
+
+            d = self.pending
+            _ids, params = resolve([spec])
+            scores = option_values(d.obs, d.hand, d.pile, d.options, params[0][2])
+            return None if scores is None else dict(zip(d.options, scores.tolist(), strict=True))
         if self.pending is None or name not in ("pimc", "expert"):
             return None
         if name == "pimc":
