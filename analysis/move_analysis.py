@@ -185,6 +185,7 @@ def analyse(events, seats=None, samples: int = DEFAULT_SAMPLES, progress=None) -
     (spec,) = parse_strategies(["expert"], 1)
     params = resolve([spec])[1][0]
 
+    wmodel = _win_model(game)
     todo = []  # first pass: where the analysed decisions are (and the log checked)
 
     def find(table, d, option, at):
@@ -209,7 +210,7 @@ def analyse(events, seats=None, samples: int = DEFAULT_SAMPLES, progress=None) -
         runs = _values(table, params, samples_each, _SALT + every[0])
         if runs is None:  # pragma: no cover - expert searches every card decision
             return
-        moves.append(_judge(table, d, option, at, runs, moves_in_hand[key]))
+        moves.append(_judge(table, d, option, at, runs, moves_in_hand[key], wmodel))
         if progress is not None:
             progress(len(moves), total)
 
@@ -219,14 +220,50 @@ def analyse(events, seats=None, samples: int = DEFAULT_SAMPLES, progress=None) -
                "unfinished": events[-1]["ev"] != "game_end"},
             "method": {"strategy": spec, "samples": samples_each * STREAMS, "streams": STREAMS,
                        "noise_z": NOISE_Z, "thresholds": dict(THRESHOLDS),
-                       "units": "expected points to the end of the hand, for the mover"},
+                       "units": "expected points to the end of the hand, for the mover",
+                       "win_model": None if wmodel is None else wmodel["about"]},
             "seats": {str(s): _seat_summary([m for m in moves if m["seat"] == s], s, game)
                       for s in seats},
             "decisions": moves}
 
 
-def _judge(table, d, option, at, runs, move_no) -> dict:
-    """One decision's entry: every option's value and error, the best, the loss."""
+def _win_model(game: dict) -> dict | None:
+    """The win-probability model of the log's table (analysis/win_model.py), or None."""
+    from crates_sim.rules import PRESETS, Rules
+
+    from .win_model import model_for
+
+    if PRESETS.get(game["preset"], ("",))[0] != "crates":
+        return None
+    partners = bool(game["rules"].get("partnerships"))
+    model = model_for(game["preset"], game["players"], partners)
+    if model is None:
+        return None
+    try:
+        own = Rules.preset(game["preset"], game["players"], partnerships=partners).to_dict()
+    except Exception:  # pragma: no cover - the header was checked by the replay
+        own = {}
+    same = {k: v for k, v in own.items() if k != "first_dealer"} == {
+        k: v for k, v in game["rules"].items() if k in own and k != "first_dealer"}
+    model["partnerships"] = partners
+    model["about"] = model["key"] + ("" if same else " (fitted on the preset's own knobs, "
+                                                     "not this log's: approximate)")
+    return model
+
+
+def _win_chances(table, seat, values, model):
+    """Each option's P(win) in percent: the model at the totals so far plus the option's
+    expected margin change by the hand's end (`win_model`)."""
+    from .win_model import HANDS, margins, win_probability
+
+    margin = margins(table.totals, seat, model["partnerships"])
+    left = max(HANDS - table.hand, 0)
+    return [100.0 * win_probability(model, margin + v, left) for v in values]
+
+
+def _judge(table, d, option, at, runs, move_no, wmodel=None) -> dict:
+    """One decision's entry: every option's value and error, the best, the loss (and the
+    change of the win chance, where a model fits the table)."""
     means = runs.mean(axis=0)
     se = runs.std(axis=0, ddof=1) / math.sqrt(STREAMS)
     best = int(np.argmax(means))
@@ -236,7 +273,8 @@ def _judge(table, d, option, at, runs, move_no) -> dict:
     gap = means[best] - means
     near = [bool(gap[i] <= NOISE_Z * diff_se[i] + 1e-9) for i in range(len(means))]
     loss = float(gap[chosen])
-    return {"line": at + 1, "hand": table.hand, "move": move_no, "seat": d.seat,
+    win = None if wmodel is None else _win_chances(table, d.seat, means, wmodel)
+    entry = {"line": at + 1, "hand": table.hand, "move": move_no, "seat": d.seat,
             "phase": _PHASE[d.phase],
             "held": " ".join(sorted((C.card_name(int(c)) for c in d.hand), key=_card_order)),
             "top": C.card_name(int(d.pile[-1])) if len(d.pile) else None,
@@ -245,7 +283,12 @@ def _judge(table, d, option, at, runs, move_no) -> dict:
                         for i, o in enumerate(d.options)],
             "chosen": _name(d.phase, option), "best": _name(d.phase, d.options[best]),
             "loss": round(loss, 2), "loss_se": round(float(diff_se[chosen]), 2),
-            "near_best": near[chosen], "label": label_of(loss, near[chosen])}
+            "near_best": near[chosen], "label": label_of(loss, near[chosen]),
+            "win_loss": None if win is None else round(win[best] - win[chosen], 2)}
+    if win is not None:
+        for o, w in zip(entry["options"], win, strict=True):
+            o["win"] = round(w, 1)
+    return entry
 
 
 _PHASE = {C.PH_PLAY: "play", C.PH_AGAIN: "play again", C.PH_COUNT: "count"}
@@ -265,8 +308,11 @@ def _seat_summary(moves: list[dict], seat: int, game: dict) -> dict:
             "mean_loss": round(total / len(moves), 2) if moves else None,
             "accuracy": round(100.0 * sum(m["near_best"] for m in moves) / len(moves), 1) if moves else None,
             "labels": {name: sum(m["label"] == name for m in moves) for name, _ in THRESHOLDS},
+            "win_loss": (round(sum(m["win_loss"] for m in moves), 1)
+                         if moves and moves[0]["win_loss"] is not None else None),
             "costliest": [{k: m[k] for k in ("line", "hand", "move", "phase", "held", "top", "chosen",
-                                             "best", "loss", "loss_se", "label")} for m in costly]}
+                                             "best", "loss", "loss_se", "label", "win_loss")}
+                          for m in costly]}
 
 
 def summary_lines(result: dict, every: bool = False) -> list[str]:
@@ -278,12 +324,14 @@ def summary_lines(result: dict, every: bool = False) -> list[str]:
            f"values: {m['strategy']} search from the mover's information, {m['samples']} deals "
            f"per option in {m['streams']} streams; loss in expected points to the end of the hand; "
            f"labels beyond noise ({m['noise_z']:g} s.e.): " + ", ".join(
-               f"{k} >= {v:g}" for k, v in m["thresholds"].items())]
+               f"{k} >= {v:g}" for k, v in m["thresholds"].items())
+           + (f"; win chances: model {m['win_model']}" if m["win_model"] else "")]
     if every:
         out.append("")
         for d in result["decisions"]:
-            opts = "  ".join(f"{o['option']} {o['value']:+.1f}±{o['se']:.1f}" + ("*" if o["option"] == d["chosen"] else "")
-                             for o in d["options"])
+            opts = "  ".join(f"{o['option']} {o['value']:+.1f}±{o['se']:.1f}"
+                             + (f" ({o['win']:.0f}%)" if "win" in o else "")
+                             + ("*" if o["option"] == d["chosen"] else "") for o in d["options"])
             mark = f"  {d['label'].upper()}" if d["label"] else ""
             out.append(f"  hand {d['hand']:>2} move {d['move']:>2} seat {d['seat']} ({d['phase']}, holds "
                        f"{d['held']}; top {d['top']}): loss {d['loss']:.1f}{mark}   {opts}")
@@ -294,15 +342,17 @@ def summary_lines(result: dict, every: bool = False) -> list[str]:
             out.append(f"{who}: no decision with a choice to analyse")
             continue
         labels = ", ".join(f"{v} {k}{'s' if v != 1 else ''}".replace("ys", "ies") for k, v in s["labels"].items())
-        out.append(f"{who}: {s['decisions']} decisions, expected loss {s['total_loss']:.1f} points "
-                   f"({s['mean_loss']:.2f} a decision), accuracy {s['accuracy']:.0f}% "
+        win = "" if s["win_loss"] is None else f" ({s['win_loss']:.1f} points of win chance)"
+        out.append(f"{who}: {s['decisions']} decisions, expected loss {s['total_loss']:.1f} points{win} "
+                   f"= {s['mean_loss']:.2f} a decision, accuracy {s['accuracy']:.0f}% "
                    f"(best within noise); {labels}")
         for c in s["costliest"]:
             if c["loss"] <= 0:
                 continue
             tag = f" {c['label']}" if c["label"] else " (within noise)" if c["loss"] <= NOISE_Z * c["loss_se"] else ""
+            wl = "" if c["win_loss"] is None else f", win chance -{c['win_loss']:.1f}%"
             out.append(f"  hand {c['hand']}, move {c['move']} (line {c['line']}): played {c['chosen']}, "
-                       f"best {c['best']}: -{c['loss']:.1f} ± {c['loss_se']:.1f} points{tag}"
+                       f"best {c['best']}: -{c['loss']:.1f} ± {c['loss_se']:.1f} points{wl}{tag}"
                        f"   [held {c['held']}; top {c['top']}]")
     return out
 

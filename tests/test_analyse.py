@@ -83,6 +83,7 @@ def test_crazy_eights_and_an_unfinished_game_up_to_where_it_stops(tmp_path):
     assert result["game"]["unfinished"] and result["decisions"]
     assert max(d["line"] for d in result["decisions"]) <= last
     assert set(result["seats"]) == {"0", "1"}
+    assert result["method"]["win_model"] is None and all(d["win_loss"] is None for d in result["decisions"])
 
 
 def test_the_command_prints_a_summary_and_writes_valid_json(tmp_path):
@@ -116,3 +117,18 @@ def test_a_log_that_does_not_replay_is_one_line(tmp_path):
     result = CliRunner().invoke(cli, ["analyse", _write(tmp_path / "g.jsonl", events), "--seat", "2"])
     assert result.exit_code == 2 and result.output.strip().splitlines() == [
         "Error: --seat 2 is not a seat of this 2-player game (0-1)"]
+
+
+def test_the_win_model_is_shipped_and_moves_with_the_margin(classic):
+    from crates_sim.analysis.win_model import model_for, win_probability
+
+    model = model_for("classic", 4, True)
+    assert model is not None and model_for("crazy-eights", 3, False) is None
+    p = [win_probability(model, m, 7) for m in (-200, -50, 0, 50, 200)]
+    assert p == sorted(p) and abs(p[2] - 0.5) < 0.02
+    assert win_probability(model, 50, 0) > win_probability(model, 50, 14)  # less time to catch up
+    _events, result = classic
+    assert result["method"]["win_model"] == "classic/4/teams"
+    for d in result["decisions"]:
+        assert all(0 <= o["win"] <= 100 for o in d["options"])
+        assert d["win_loss"] >= -0.05  # the best in points is (almost) the best in chances
