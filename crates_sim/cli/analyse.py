@@ -17,7 +17,7 @@ from ..errors import CratesError
 from .options import OutPath
 
 #: as analysis.move_analysis.DEFAULT_SAMPLES (not imported: --help stays light)
-DEFAULT_SAMPLES = 800
+DEFAULT_SAMPLES = 4000
 
 __all__ = ["analyse"]
 
@@ -42,15 +42,18 @@ def analyse(log, seats, samples, json_out, moves):
     deal), in expected points to the end of the hand. The loss is the best option's value
     minus the chosen one's; "best" is claimed only beyond 2 standard errors of the search.
     Labels: inaccuracy >= 5, mistake >= 10, blunder >= 20 points. Per seat: the total
-    expected loss, accuracy (the share of decisions whose choice is best within noise) and
-    the three costliest decisions. docs/analysis.md, "Move-by-move analysis".
+    expected loss, accuracy (the share of decisions losing under 2 points or within noise) and
+    the three costliest decisions. Crates: each value's win chance too, from a model of
+    P(win | margin, hands left) fitted on simulated games. docs/analysis.md, "Move-by-move
+    analysis".
 
     \b
     Examples:
       crates trace -s expert,random,greedy,random --seed 3 --out a.jsonl
       crates analyse a.jsonl --seat 0
       crates analyse a.jsonl --samples 60 --json a-analysis.json   every seat, quicker
-      crates analyse a.jsonl --seat 1 --moves    every decision with its options' values
+      crates analyse a.jsonl --seat 1 --moves --samples 400
+                                                 every decision with its options' values
     """
     from ..analysis.move_analysis import analyse as run, summary_lines
     from ..play.replay import read_log
