@@ -71,12 +71,14 @@ from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import is_opponent
 from crates_sim.view import hand_size, is_action, is_wild, seat_after
 
-#: the option's row: the apprentice's N_BASE option features, its crossed ones as they are,
+#: the option's row: the apprentice's N_BASE option features, its crossed ones as they are
+#: (the apprentice crosses them with its context; adept's hidden layer does that),
 #: then adept's own (`extra_rows`): the hand's points after the option (3-covering
 #: counted), the points it sheds, and the rank played (one-hot)
 RANK_NAMES = "A23456789TJQK"
 EXTRA_FEATURES = ("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
-OPTION_FEATURES = tuple(_APPRENTICE_FEATURES[:N_BASE]) + CROSSED + EXTRA_FEATURES
+OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
+                   + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
 #: the decision's row (`context_row`), the same for every option of a decision
 CONTEXT_FEATURES = (
