@@ -97,6 +97,20 @@ def test_the_command_prints_a_summary_and_writes_valid_json(tmp_path):
     assert list(data["seats"]) == ["1"] and all(d["seat"] == 1 for d in data["decisions"])
 
 
+def test_the_replay_page_carries_the_annotations(classic, tmp_path):
+    from crates_sim.play.replay_html import render
+
+    events, result = classic
+    page = render(events, analysis=result)
+    blob = page.split('<script id="game-data" type="application/json">')[1].split("</script>")[0]
+    data = json.loads(blob.replace("<\\/", "</"))
+    assert data["analysis"]["moves"] == result["decisions"] and data["analysis"]["seats"] == result["seats"]
+    lines = {d["line"] for d in result["decisions"]}
+    steps = {s["i"] + 1: s for s in data["steps"]}
+    assert all(any(x["seat"] == steps[line]["seat"] for x in steps[line]["decisions"]) for line in lines)
+    assert "lossChart" in page and "http://" not in page and '"analysis":{' not in render(events)
+
+
 def test_a_log_that_does_not_replay_is_one_line(tmp_path):
     events = trace_game(Rules.preset("classic", 2), ["greedy", "random"], 1, 1)
     play = next(i for i, e in enumerate(events) if e["ev"] == "play")

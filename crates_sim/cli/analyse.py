@@ -31,8 +31,11 @@ __all__ = ["analyse"]
                    "(their spread is each value's uncertainty).")
 @click.option("--json", "json_out", type=OutPath(dir_okay=False), default=None,
               help="Also write the whole analysis (every decision, every option) as JSON here.")
+@click.option("--html", "html_out", type=OutPath(dir_okay=False), default=None,
+              help="Also write the replay page (`crates replay --html`) with the annotations: "
+                   "each decision's options and values, the loss, a per-move loss chart.")
 @click.option("--moves", is_flag=True, help="Print every analysed decision, not just the summary.")
-def analyse(log, seats, samples, json_out, moves):
+def analyse(log, seats, samples, json_out, html_out, moves):
     """Judge each card decision of a game log by expert's search (`crates trace`, `play --save`).
 
     The game is played again from the log (its rules, seed and game; a log that does not
@@ -52,6 +55,8 @@ def analyse(log, seats, samples, json_out, moves):
       crates trace -s expert,random,greedy,random --seed 3 --out a.jsonl
       crates analyse a.jsonl --seat 0
       crates analyse a.jsonl --samples 60 --json a-analysis.json   every seat, quicker
+      crates analyse a.jsonl --seat 2 --samples 400 --html a.html
+                                                 the replay page, annotated
       crates analyse a.jsonl --seat 1 --moves --samples 400
                                                  every decision with its options' values
     """
@@ -89,3 +94,11 @@ def analyse(log, seats, samples, json_out, moves):
         except OSError as exc:
             raise CratesError(f"cannot write {json_out}: {exc.strerror or exc}") from None
         click.echo(f"wrote {json_out}", err=True)
+    if html_out:
+        from ..play.replay_html import write_page
+
+        try:
+            write_page(events, html_out, analysis=result)
+        except OSError as exc:
+            raise CratesError(f"cannot write {html_out}: {exc.strerror or exc}") from None
+        click.echo(f"wrote {html_out}", err=True)

@@ -217,9 +217,14 @@ def page_data(events) -> dict:
             "steps": steps, "decisions_found": found is not None}
 
 
-def render(events) -> str:
-    """The page's HTML."""
+def render(events, analysis: dict | None = None) -> str:
+    """The page's HTML; `analysis` (`crates analyse`'s result, analysis.move_analysis) adds
+    its annotations: each analysed decision's options with their values, the chosen and
+    the best marked, the loss and label, and a per-move loss chart that jumps to the move."""
     data = page_data(events)
+    if analysis is not None:
+        data["analysis"] = {"method": analysis["method"], "seats": analysis["seats"],
+                            "moves": analysis["decisions"]}
     game = data["game"]
     title = (f"{game['preset']} · {game['players']} players · seed {game['seed']} · "
              f"game {game['game']}")
@@ -228,11 +233,12 @@ def render(events) -> str:
             .replace("%DATA%", blob))
 
 
-def write_page(events, path) -> Path:
-    """Write the page for `events` to `path`; returns the path."""
+def write_page(events, path, analysis: dict | None = None) -> Path:
+    """Write the page for `events` (annotated with `analysis`, see `render`) to `path`;
+    returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(events), encoding="utf-8")
+    path.write_text(render(events, analysis), encoding="utf-8")
     return path
 
 
@@ -264,6 +270,11 @@ main{max-width:1100px;margin:0 auto;padding:.8em}
 #decisions{background:#fff;border-radius:10px;padding:.4em .8em;margin:.6em 0;min-height:2em}
 .opt{display:inline-block;margin:2px 4px;padding:1px 6px;border:1px solid #bbb;border-radius:4px}
 .opt.chosen{background:#ffe08a;border-color:#e0a800;font-weight:700}
+.opt.best{box-shadow:0 0 0 2px #2e7d5b}.opt .v{font-weight:400;color:#444;margin-left:.3em}
+.verdict{margin:.2em 0 .3em;font-size:.95em}.lab-inaccuracy{color:#b8860b}.lab-mistake{color:#d2691e}.lab-blunder{color:#c62828}
+#analysis{background:#fff;border-radius:10px;padding:.4em .8em;margin:.6em 0}#analysis table{border-collapse:collapse}
+#analysis td,#analysis th{border:1px solid #ddd;padding:.15em .5em;font-size:.9em}#losschart svg{width:100%;height:120px;cursor:pointer}
+#losschart rect.now{stroke:#000;stroke-width:2px;vector-effect:non-scaling-stroke}
 #scoring table{border-collapse:collapse;background:#fff}#scoring td,#scoring th{border:1px solid #ccc;padding:.2em .5em}
 .muted{color:#666;font-size:.9em}kbd{border:1px solid #aaa;border-radius:3px;padding:0 .3em;background:#fff}
 </style></head><body>
@@ -284,6 +295,7 @@ main{max-width:1100px;margin:0 auto;padding:.8em}
 <div id="table"></div>
 <div id="decisions"></div>
 <div id="scoring"></div>
+<div id="analysis" hidden></div>
 </main>
 <script id="game-data" type="application/json">%DATA%</script>
 <script>
@@ -293,6 +305,8 @@ const STEPS = DATA.steps, G = DATA.game, N = G.players;
 const SYM = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
 const NAME = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
 const RANK_ORDER = "A23456789TJQK";
+const AN = DATA.analysis || null, MOVES = {};
+if (AN) for (const m of AN.moves) MOVES[m.line] = m;
 let at = 0, timer = null;
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function card(c, extra) {
@@ -332,9 +346,21 @@ function show(i) {
   if (!s.decisions.length) d.appendChild(el("span", "muted", DATA.decisions_found ? "no decision before this event" : "(the options could not be found for this log)"));
   for (const x of s.decisions) {
     const row = el("div", "decision"); row.appendChild(el("b", "", `seat ${x.seat}: ${x.phase} \u2014 `));
-    for (const o of x.options) row.appendChild(el("span", "opt" + (o === x.chosen ? " chosen" : ""), o));
+    const a = MOVES[s.i + 1];
+    const judged = a && a.seat === x.seat && ["play", "answer the count", "play again after a 6"].includes(x.phase);
+    for (const o of x.options) {
+      const sp = el("span", "opt" + (o === x.chosen ? " chosen" : "") + (judged && o === a.best ? " best" : ""), o);
+      const v = judged ? a.options.find(p => p.option === o) : null;
+      if (v) { sp.appendChild(el("span", "v", `${v.value >= 0 ? "+" : ""}${v.value.toFixed(1)} \u00b1${v.se.toFixed(1)}` + (v.win !== undefined ? ` \u00b7 ${v.win.toFixed(0)}%` : "")));
+        sp.title = "expected points to the end of the hand, for the mover" + (v.near_best ? " (best within noise)" : ""); }
+      row.appendChild(sp);
+    }
     d.appendChild(row);
+    if (judged) d.appendChild(el("div", "verdict" + (a.label ? " lab-" + a.label : ""), a.loss > 0
+      ? `played ${a.chosen}, best ${a.best}: \u2212${a.loss.toFixed(1)} \u00b1 ${a.loss_se.toFixed(1)} points` + (a.win_loss !== null ? `, win chance \u2212${a.win_loss.toFixed(1)}%` : "") + (a.label ? ` \u2014 ${a.label}` : a.near_best ? " (within noise)" : "")
+      : `played ${a.chosen}: the best`));
   }
+  document.querySelectorAll("#losschart rect").forEach(r => r.classList.toggle("now", +r.dataset.line === s.i + 1));
   const sc = document.getElementById("scoring"); sc.replaceChildren();
   if (s.scoring) {
     const tab = el("table"); const hr = el("tr");
@@ -375,6 +401,31 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 document.getElementById("sub").textContent = DATA.describe + " \u00b7 " + (G.strategies || []).map((s, q) => `seat ${q}: ${s}`).join(", ");
+function lossChart() {
+  if (!AN) return;
+  const box = document.getElementById("analysis"); box.hidden = false;
+  const m = AN.method;
+  box.appendChild(el("h3", "", "Analysis: each card decision judged by " + m.strategy + "'s search"));
+  box.appendChild(el("div", "muted", `${m.samples} deals per option in ${m.streams} streams, from the mover's information; loss in ${m.units}; labels beyond noise: ` + Object.entries(m.thresholds).map(([k, v]) => `${k} \u2265 ${v}`).join(", ") + ". Click a bar to go to the move."));
+  const tab = el("table"), hr = el("tr");
+  for (const h of ["seat", "decisions", "expected loss", "a decision", "accuracy", "inaccuracies", "mistakes", "blunders"]) hr.appendChild(el("th", "", h));
+  tab.appendChild(hr);
+  for (const [q, x] of Object.entries(AN.seats)) { const tr = el("tr");
+    for (const v of [`${q} ${x.strategy || ""}`, x.decisions, x.total_loss, x.mean_loss, x.accuracy === null ? "" : x.accuracy + "%", x.labels.inaccuracy, x.labels.mistake, x.labels.blunder]) tr.appendChild(el("td", "", v === null ? "" : String(v)));
+    tab.appendChild(tr); }
+  box.appendChild(tab);
+  const W = Math.max(AN.moves.length, 1), top = Math.max(20, ...AN.moves.map(x => x.loss));
+  const COL = {inaccuracy: "#daa520", mistake: "#e07b00", blunder: "#c62828"};
+  const esc = t => String(t).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
+  const bars = AN.moves.map((x, k) => { const h = Math.max(1, 100 * x.loss / top);
+    return `<rect x="${k + 0.1}" width="0.8" y="${100 - h}" height="${h}" fill="${COL[x.label] || (x.near_best ? "#9bbfae" : "#6c8f80")}" data-line="${x.line}">`
+      + `<title>${esc(`hand ${x.hand}, seat ${x.seat}: played ${x.chosen}, best ${x.best}, \u2212${x.loss} points` + (x.label ? ` (${x.label})` : ""))}</title></rect>`; });
+  const chart = el("div"); chart.id = "losschart";
+  chart.innerHTML = `<svg viewBox="0 0 ${W} 100" preserveAspectRatio="none">${bars.join("")}</svg>`;
+  chart.addEventListener("click", e => { const r = e.target.closest("rect"); if (r) show(+r.dataset.line - 2); });
+  box.appendChild(chart);
+}
+lossChart();
 function fromHash() { const m = /^#(\d+)$/.exec(location.hash); show(m ? +m[1] - 2 : at); }
 window.addEventListener("hashchange", fromHash);
 show(0); fromHash();
