@@ -19,7 +19,7 @@ How:
   what that seat saw, never the true deal. A value is the expected points to the end of
   the hand for the mover (Crates: minus the points left holding, pressures included;
   Crazy Eights: the payout), higher is better.
-- The search runs STREAMS times on independent random streams of ceil(samples / STREAMS)
+- The search runs STREAMS (8) times on independent random streams of ceil(samples / STREAMS)
   deals each; a value is the mean over the streams and its uncertainty the standard error
   of that mean (the spread of the streams / sqrt(STREAMS)). The options share each stream's
   deals (common random numbers), so the loss of the chosen option against the best,
@@ -49,9 +49,11 @@ from crates_sim.errors import CratesError
 #: default deals of the unseen cards per option, all streams together (expert plays with
 #: 60): a classic 4-player game takes about 4 s a seat on 2 cores
 DEFAULT_SAMPLES = 4000
-#: independent searches per decision; their spread gives each value its uncertainty
-STREAMS = 4
-#: an option within NOISE_Z standard errors of the best is as good within noise
+#: independent searches per decision; their spread gives each value its uncertainty (a
+#: standard error on STREAMS - 1 = 7 degrees of freedom)
+STREAMS = 8
+#: an option within NOISE_Z standard errors of the best is as good within noise (with 7
+#: degrees of freedom, a difference of 0 lies within 2 s.e. with probability 0.91)
 NOISE_Z = 2.0
 #: a loss under this many points counts as accurate even where the search can tell it
 TOLERANCE = 2.0

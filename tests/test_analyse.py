@@ -124,7 +124,7 @@ def test_a_log_that_does_not_replay_is_one_line(tmp_path):
     scored[end]["points"] = [p + 1 for p in scored[end]["points"]]
     for bad, says in ((wrong, "not one of its legal options"), (other_seed, "legal options"),
                       (scored, f"line {end + 1} is ev=hand_end")):
-        result = CliRunner().invoke(cli, ["analyse", _write(tmp_path / "bad.jsonl", bad), "--samples", "4"])
+        result = CliRunner().invoke(cli, ["analyse", _write(tmp_path / "bad.jsonl", bad), "--samples", "8"])
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: the log does not replay") and says in lines[0]

@@ -26,8 +26,8 @@ __all__ = ["analyse"]
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
 @click.option("--seat", "seats", multiple=True, type=click.IntRange(0, None),
               help="Analyse this seat only (repeatable) [default: every seat].")
-@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(4, None),
-              help="Deals of the unseen cards per option, over 4 independent searches "
+@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(8, None),
+              help="Deals of the unseen cards per option, over 8 independent searches "
                    "(their spread is each value's uncertainty).")
 @click.option("--json", "json_out", type=OutPath(dir_okay=False), default=None,
               help="Also write the whole analysis (every decision, every option) as JSON here.")
@@ -60,7 +60,8 @@ def analyse(log, seats, samples, json_out, html_out, moves):
       crates analyse a.jsonl --seat 1 --moves --samples 400
                                                  every decision with its options' values
     """
-    from ..analysis.move_analysis import analyse as run, summary_lines
+    from ..analysis.move_analysis import analyse as run
+    from ..analysis.move_analysis import summary_lines
     from ..play.replay import read_log
 
     try:
