@@ -368,11 +368,11 @@ def test_overwrite_replaces_another_run(tmp_path):
     (["-s", "random,greedy"], "2 strategies for 4 players"),
     (["-n", "9"], "not 9"),
     (["--no-partnerships", "-n", "3", "--partnerships"], "partnerships need 4 players"),
-    (["--games", "0"], "games must be at least 1"),
-    (["--games", "-5"], "games must be at least 1"),
+    (["--games", "0"], "'--games' / '-g': 0 is not in the range x>=1"),
+    (["--games", "-5"], "'--games' / '-g': -5 is not in the range x>=1"),
     (["--games", "lots"], "lots"),
-    (["--seed", "-1"], "seed must be at least 0"),
-    (["--workers", "0"], "workers must be at least 1"),
+    (["--seed", "-1"], "'--seed': -1 is not in the range 0<=x<="),
+    (["--workers", "0"], "'--workers' / '-w': 0 is not in the range x>=1"),
     (["--chunk-size", "0"], "chunk size must be at least 1"),
     (["--scheduler", "nowhere"], "--scheduler takes tcp://HOST:PORT or local:K"),
     (["--scheduler", "local:2", "--workers", "2"], "--workers is for local runs"),
@@ -395,7 +395,7 @@ def test_unwritable_directory(tmp_path):
     assert res.exit_code == 2
     assert res.stderr.count("\n") == 1 and "cannot write" in res.stderr
     res = crates("simulate", "-g", 5, "--out", blocker, "--workers", 1)
-    assert res.exit_code == 2 and "not a directory" in res.stderr
+    assert res.exit_code == 2 and "is a file" in res.stderr
     if os.geteuid() != 0:  # root writes anywhere
         ro = tmp_path / "ro"
         ro.mkdir()

@@ -203,7 +203,7 @@ def test_balance_knobs_cli_writes_the_table_and_heat_map(tmp_path):
     measures = pd.read_csv(out / "measures.csv")
     assert "skill_gap" not in set(measures["measure"])
     cmd = json.loads((out / "balance.json").read_text())["command"]
-    assert "--knobs seven_target,spare_three=0 --base classic" in cmd and "--variants" not in cmd
+    assert "--knobs seven_target,spare_three=0 --preset classic" in cmd and "--variants" not in cmd
 
 
 def test_balance_measures_skill_gap_with_a_given_strong_player(tmp_path):
