@@ -222,3 +222,25 @@ def test_each_table_plays_its_own_weights():
             A.set_weights(old)
         greedy_games = run_games(rules, ["greedy"] * 4, 2, 0, 3, detail="games")
         assert mine.games["total"].tolist() == greedy_games.games["total"].tolist()
+
+
+def test_a_damaged_round_is_named_in_one_line(short_run, tmp_path):
+    import shutil
+
+    from crates_sim.errors import CratesError
+
+    out, _res = short_run
+    copy = tmp_path / "run"
+    shutil.copytree(out, copy)
+    rules = Rules.preset("classic", 4)
+    data = copy / "round-1" / "decisions.parquet"
+    data.write_bytes(data.read_bytes()[: len(data.read_bytes()) // 2])  # cut short
+    (copy / "round-1" / "weights.json").unlink()
+    with pytest.raises(CratesError, match="decisions.parquet is damaged"):
+        train(rules, copy, "hoard3", rounds=1, games=12, sample=0.3, seed=5, eval_games=20,
+              workers=1, echo=lambda s: None)
+    shutil.copy(out / "round-1" / "decisions.parquet", data)  # the data whole again,
+    (copy / "round-1" / "weights.json").write_text("{cut")  # the round's weights cut short
+    with pytest.raises(CratesError, match="weights.json is damaged"):
+        train(rules, copy, "hoard3", rounds=1, games=12, sample=0.3, seed=5, eval_games=20,
+              workers=1, echo=lambda s: None)

@@ -167,6 +167,19 @@ def _to_frame(parts: list[dict]):
     return pd.concat(frames, ignore_index=True)
 
 
+def _read_round(path):
+    """A round's decisions.parquet; a damaged one (cut short, half copied) is one line that
+    names it and how to play that round again."""
+    import pandas as pd
+
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow and polars raise several kinds for a damaged file
+        raise CratesError(f"{path} is damaged ({str(exc).splitlines()[0][:120]}): delete it "
+                          f"and its round's weights.json, and rerun to play that round "
+                          f"again") from None
+
+
 def load_decisions(paths):
     """(X, group, chosen, game, value) of the decisions in these Parquet files: X rows are
     options, group numbers the decision of each row (0, 1, ... in order), chosen is 0/1,
@@ -175,7 +188,7 @@ def load_decisions(paths):
 
     from ..strategies.apprentice import FEATURES
 
-    df = pd.concat([pd.read_parquet(p).assign(_file=i) for i, p in enumerate(paths)],
+    df = pd.concat([_read_round(p).assign(_file=i) for i, p in enumerate(paths)],
                    ignore_index=True)
     key = df["_file"].to_numpy() * 10**9 + df["game"].to_numpy() * 10**4 + df["decision"].to_numpy()
     change = np.r_[True, key[1:] != key[:-1]]
@@ -416,7 +429,11 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
         folder = out / f"round-{r}"
         data, wfile = folder / "decisions.parquet", folder / "weights.json"
         if wfile.exists() and data.exists():
-            info = json.loads(wfile.read_text())
+            try:
+                info = json.loads(wfile.read_text())
+            except ValueError:
+                raise CratesError(f"{wfile} is damaged: delete it and rerun to fit that round "
+                                  f"again") from None
             w = read_weights(wfile)
             paths.append(data)
             results.append({**info, "weights": w.tolist()})
