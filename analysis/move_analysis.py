@@ -10,9 +10,9 @@ engine cannot play again choice for choice raises CratesError, one line.
 How:
 - The game is played again on the step engine (`crates_sim.play.step.Table`, every seat
   outside) from the log's header (rules, seed, game), each decision answered with what the
-  log shows was chosen (`replay_decisions`, the matching of `crates replay --html`); an
-  answer that is not a legal option, or a replay that comes out different from the log, is
-  refused.
+  log shows was chosen (`replay_decisions`, on `crates_sim.play.log_decisions`, the
+  matching of `crates replay --html` too); an answer that is not a legal option, or a
+  replay that comes out different from the log, is refused.
 - At each card decision (a play, a play again after a 6, a count answer) of an analysed
   seat with 2+ options, `expert`'s search (`strategies.expert.expert_explain`) values every
   option from the mover's information only: the unseen cards are dealt consistently with
@@ -76,71 +76,24 @@ def replay_decisions(events, visit=None):
     decisions. Raises CratesError (one line) when a logged choice is not a legal option,
     when the log stops before the game does (unless saved unfinished), or when the replay
     does not come out event for event as the log."""
-    from crates_sim.play.replay_html import _CHOSEN_DRAWS, _answer, _positions
-    from crates_sim.play.step import Table
-    from crates_sim.rules import Rules
+    from crates_sim.play.log_decisions import LogMismatch, log_table, logged_decisions
 
-    game = events[0]
+    count = 0
     try:
-        rules = Rules.preset(game["preset"], game["players"], **game["rules"])
-        table = Table(rules, [None] * rules.players, game["seed"], game["game"], record=True)
-    except (CratesError, KeyError, TypeError, ValueError) as exc:
-        raise _log_error(f"its header's rules cannot be played ({exc})") from None
-    before = _positions(events)
-    unfinished = events[-1]["ev"] != "game_end"
-    cursor, play_at, call_free, count = 1, None, False, 0
-    while table.pending is not None:
-        d = table.pending
-        if d.phase == C.PH_ANNOUNCE or (d.phase == C.PH_CALL and call_free):
-            at, advance = play_at, False  # the play this call or announcement belongs to
-            call_free = call_free and d.phase != C.PH_CALL
-        elif d.phase in (C.PH_CALL, C.PH_BLIND_CALL):  # the dealer's call of the upcard
-            advance = True
-            at = next((e for e in range(cursor, len(events)) if events[e]["ev"] == "call"), None)
-        else:
-            advance = True
-            hand = tuple(sorted(C.card_name(int(c)) for c in d.hand))
-            top = C.card_name(int(d.pile[-1])) if len(d.pile) else None
-            start = next((e for e in range(cursor, len(events)) if before[e][0]
-                          and before[e][0][d.seat] == hand and before[e][1] == top), None)
-            at = None if start is None else next(
-                (e for e in range(start, len(events)) if events[e].get("seat") == d.seat
-                 and events[e]["ev"] in ("play", "draw", "pass", "pressure")
-                 and (events[e]["ev"] != "draw" or events[e]["why"] in _CHOSEN_DRAWS)), None)
-            play_at = at
-            call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
-        option = None if at is None else _answer(d.phase, d.options, events[at])
-        if option is None and unfinished and at is None:
-            break  # the log stops before this decision's answer
-        if option is None:
-            where = f"line {at + 1}" if at is not None else f"hand {table.hand}"
-            raise _log_error(f"at {where}, seat {d.seat}'s logged choice is not one of its legal "
-                             f"options ({', '.join(_name(d.phase, o) for o in d.options)})")
-        if advance:
-            cursor = at + 1 if events[at]["ev"] != "pressure" else at
-        if visit is not None:
-            visit(table, d, option, at)
-        count += 1
-        table.act(option)
-    made = table.events(names=game.get("strategies"))
-    if unfinished:
-        made = made[:len(events)]
-    for i, (a, b) in enumerate(zip(made[1:], events[1:], strict=False), start=2):
-        if a != b:
-            raise _log_error(f"line {i} is {_short(b)}, the replay gives {_short(a)}")
-    if len(made) != len(events):
-        raise _log_error(f"the log has {len(events)} events, the replay {len(made)}")
+        table = log_table(events)
+        for d, option, at in logged_decisions(table, events):
+            if visit is not None:
+                visit(table, d, option, at)
+            count += 1
+    except LogMismatch as exc:
+        raise _log_error(str(exc)) from None
     return count
 
 
-def _short(ev: dict) -> str:
-    return ",".join(f"{k}={v}" for k, v in ev.items() if k not in ("hands", "stock", "rules"))[:80]
-
-
 def _name(phase: int, option: int) -> str:
-    from crates_sim.play.replay_html import _option_name
+    from crates_sim.play.log_decisions import option_name
 
-    return _option_name(phase, option)
+    return option_name(phase, option)
 
 
 def _values(table, params, samples_each: int, salt: int):

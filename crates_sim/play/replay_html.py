@@ -20,7 +20,8 @@ import json
 from pathlib import Path
 
 from .. import cards as C
-from ..rules import Rules
+from .log_decisions import LogMismatch, log_table, logged_decisions
+from .log_decisions import option_name as _option_name
 from .replay import SUIT_NAMES, WHY_TEXT, _effect, _rules_of, follow_hands, scoring_text
 
 PHASE_TEXT = {C.PH_PLAY: "play", C.PH_COUNT: "answer the count", C.PH_AGAIN: "play again after a 6",
@@ -28,115 +29,24 @@ PHASE_TEXT = {C.PH_PLAY: "play", C.PH_COUNT: "answer the count", C.PH_AGAIN: "pl
               C.PH_ANNOUNCE: "announce a last card"}
 
 
-def _option_name(phase: int, option: int) -> str:
-    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
-        return SUIT_NAMES[C.SUITS[option]]
-    if phase == C.PH_ANNOUNCE:
-        return "announce" if option else "no announcement"
-    if option == C.ACTION_DRAW:
-        return "draw"
-    if option == C.ACTION_PASS:
-        return "pass"
-    return C.card_name(option)
-
-
-def _answer(phase: int, options, ev: dict) -> int | None:
-    """The option of a decision that the log's next event `ev` shows was chosen."""
-    kind = ev["ev"]
-    if phase in (C.PH_CALL, C.PH_BLIND_CALL):
-        suit = ev.get("suit")
-        want = C.SUITS.index(suit) if isinstance(suit, str) and len(suit) == 1 and suit in C.SUITS else None
-    elif phase == C.PH_ANNOUNCE:
-        want = 1 if ev.get("announce") else 0
-    elif kind == "play":
-        want = C.parse_card(ev["card"])
-    elif kind in ("draw", "pressure"):
-        want = C.ACTION_DRAW
-    elif kind == "pass":
-        want = C.ACTION_PASS
-    else:
-        return None
-    return want if want in options else None
-
-
-def _positions(events) -> list[tuple]:
-    """Before each event of the log: (every seat's cards, sorted; the top card)."""
-    held: list[list[str]] = []
-    top = None
-    out = []
-    for ev in events:
-        out.append((tuple(tuple(sorted(h)) for h in held), top))
-        held = follow_hands(held, ev)
-        if ev["ev"] == "deal":
-            top = ev["upcard"]
-        elif ev["ev"] == "play":
-            top = ev["card"]
-    return out
-
-
 def decisions(events) -> dict[int, list[dict]] | None:
     """{index of an event in `events`: the decisions made just before it}, each decision
     {seat, phase, options, chosen} in words; None when the game cannot be played again
     to match the log (another engine version, or a log edited by hand).
 
-    Each decision is placed in the log where the deciding seat holds the cards it held
-    then, under the same top card; the seat's next play, draw, pass (or pressure) from
-    there is its answer (a suit call or an announcement belongs to the play it makes)."""
-    from ..errors import CratesError
-    from .step import Table
-
-    game = events[0]
+    The decisions and their answers are `log_decisions.logged_decisions`'s (where each is
+    placed in the log is said there); any LogMismatch it raises gives None."""
     try:
-        rules = Rules.preset(game["preset"], game["players"], **game["rules"])
-        table = Table(rules, [None] * rules.players, game["seed"], game["game"], record=True)
-    except (CratesError, KeyError, TypeError, ValueError):
-        return None
-    before = _positions(events)
-    unfinished = events[-1]["ev"] != "game_end"  # saved by `crates play` after a quit
-    found: dict[int, list[dict]] = {}
-    cursor, play_at, call_free = 1, None, False
-    while table.pending is not None:
-        d = table.pending
-        if d.phase == C.PH_ANNOUNCE or (d.phase == C.PH_CALL and call_free):
-            at, advance = play_at, False  # the play this call or announcement belongs to
-            call_free = call_free and d.phase != C.PH_CALL
-        elif d.phase in (C.PH_CALL, C.PH_BLIND_CALL):  # the dealer's call of the upcard's suit
-            advance = True
-            at = next((e for e in range(cursor, len(events)) if events[e]["ev"] == "call"), None)
-        else:
-            advance = True
-            hand = tuple(sorted(C.card_name(int(c)) for c in d.hand))
-            top = C.card_name(int(d.pile[-1])) if len(d.pile) else None
-            start = next((e for e in range(cursor, len(events)) if before[e][0]
-                          and before[e][0][d.seat] == hand and before[e][1] == top), None)
-            at = None if start is None else next(
-                (e for e in range(start, len(events)) if events[e].get("seat") == d.seat
-                 and events[e]["ev"] in ("play", "draw", "pass", "pressure")
-                 and (events[e]["ev"] != "draw" or events[e]["why"] in _CHOSEN_DRAWS)), None)
-            play_at = at
-            call_free = at is not None and events[at]["ev"] == "play" and events[at].get("suit") is not None
-        option = None if at is None else _answer(d.phase, d.options, events[at])
-        if option is None and unfinished and at is None:
-            break  # the log stops before this decision's answer
-        if option is None:
-            return None
-        if advance:
-            cursor = at + 1 if events[at]["ev"] != "pressure" else at
-        found.setdefault(at, []).append(
-            {"seat": d.seat, "phase": PHASE_TEXT.get(d.phase, str(d.phase)),
-             "options": [_option_name(d.phase, o) for o in d.options],
-             "chosen": _option_name(d.phase, option)})
-        table.act(option)
-    made = table.events(names=game.get("strategies"))
-    if unfinished:
-        made = made[:len(events)]
-    if made[1:] != list(events[1:]):
+        table = log_table(events)
+        found: dict[int, list[dict]] = {}
+        for d, option, at in logged_decisions(table, events):
+            found.setdefault(at, []).append(
+                {"seat": d.seat, "phase": PHASE_TEXT.get(d.phase, str(d.phase)),
+                 "options": [_option_name(d.phase, o) for o in d.options],
+                 "chosen": _option_name(d.phase, option)})
+    except LogMismatch:
         return None
     return found
-
-
-#: the reasons of a draw that a seat chose (`why` in the log): by choice, or taking a count
-_CHOSEN_DRAWS = ("voluntary", "count", "vce_two")
 
 
 def _caption(ev: dict, game: dict, R) -> str:
