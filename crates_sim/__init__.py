@@ -1,7 +1,6 @@
 """crates-sim: a Monte Carlo strategy-analysis toolkit for Crates and Crazy Eights."""
 
 from ._version import __version__  # a leaf: data.manifest reads it there too
-
 from .data._cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()  # before any kernel is defined: see _cache.py

@@ -42,31 +42,30 @@ from crates_sim.cards import (
     O_HAND,
     O_N_HANDS,
     O_PARTNER,
+    O_PER_SEAT,
     O_PHASE,
-    O_RULES,
     O_PLAYERS,
+    O_RULES,
     O_SEAT,
     O_SEATS,
     OS_TOTAL,
     OS_VOID_FREE,
     OS_VOIDS,
-    O_PER_SEAT,
     PH_AGAIN,
     PH_ANNOUNCE,
     PH_CALL,
     PH_COUNT,
     PH_PLAY,
-    RANK0_CARDS,
 )
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
-from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import kernel, leaf
 from crates_sim.engine.rng_nb import rand_unit
+from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
-from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
+from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import is_opponent
 from crates_sim.view import hand_size, is_action, is_wild, seat_after

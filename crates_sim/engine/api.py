@@ -219,7 +219,6 @@ def _load_or_compile(dispatcher, args, what: str, load: bool = True) -> float:
     and say so on stderr (one line, written whole before the compile: `_say`). Returns the seconds
     spent compiling (0.0 when it was loaded or already there). load=False only makes sure
     that the cache has it: a process that starts workers need not hold the engine."""
-    import sys
     import time
 
     sig = _signature(args)
