@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup demo test bench lint clean
 
-# setup ends by loading (or, on a new machine, compiling: 25-40 s on two cores) the engine
+# setup ends by loading (or, on a new machine, compiling: 18-40 s on two cores) the engine
 # and every built-in strategy into numba's cache (crates compile), so that every command
 # starts warm
 setup: $(STAMP)

@@ -166,7 +166,7 @@ def compile(strategies):
 
     Compiles what every documented command uses: the engine, every built-in strategy
     (pimc, expert, apprentice ...), the step engine of `play` and the replays. Cold (a
-    new machine, an upgrade) it takes 25-40 s on two cores; then every later
+    new machine, an upgrade) it takes 18-40 s on two cores; then every later
     command loads it from the cache in about a second. --strategies also compiles (and
     checks) your own. `make setup` runs this; a command run on a cold cache compiles
     what it needs by itself.
