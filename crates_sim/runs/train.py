@@ -343,6 +343,27 @@ def strength(rules, w, games: int, seed: int) -> dict:
 
 
 # ------------------------------------------------------------------ the rounds
+def open_run(out: Path, settings: dict, overwrite: bool, command_line: str) -> None:
+    """Make `out` a training run's folder of these settings (its train.json): a folder of a
+    run with the same settings is resumed, one with others refused in one line unless
+    `overwrite` (then its rounds' files are deleted)."""
+    out.mkdir(parents=True, exist_ok=True)
+    meta = out / "train.json"
+    if meta.exists() and not overwrite:
+        try:
+            old = json.loads(meta.read_text())
+        except ValueError:
+            raise CratesError(f"{meta} is damaged: give --overwrite to start again") from None
+        if old.get("settings") != settings:
+            raise CratesError(f"{out} holds a training run with other settings: give the same "
+                              f"options to resume it, or --overwrite")
+    elif overwrite:
+        for p in sorted(out.glob("round-*/**/*"), reverse=True):
+            if p.is_file():
+                p.unlink()
+    meta.write_text(json.dumps({"settings": settings, "command": command_line}, indent=1))
+
+
 def _mean_diff(info) -> float:
     """A round's mean win-rate difference against the start over its tables."""
     return float(np.mean([s["win_diff"] for s in info["strength"]]))
@@ -406,21 +427,9 @@ def train(rules, out, teacher: str, rounds: int = 3, games: int = 40, sample: fl
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     settings = _settings(tables, teacher, games, sample, cap, seed, l2, per_table, gap_weight)
-    meta = out / "train.json"
-    if meta.exists() and not overwrite:
-        old = json.loads(meta.read_text())
-        if old.get("settings") != settings:
-            raise CratesError(f"{out} holds a training run with other settings: give the same "
-                              f"options to resume it, or --overwrite")
-    elif overwrite:
-        for p in sorted(out.glob("round-*/*")):
-            p.unlink()
-    meta.write_text(json.dumps({"settings": settings,
-                                "command": command(tables, out, teacher, rounds, games, sample,
-                                                   cap, seed, l2, per_table, gap_weight)},
-                                indent=1))
+    open_run(out, settings, overwrite, command(tables, out, teacher, rounds, games, sample,
+                                               cap, seed, l2, per_table, gap_weight))
     t0 = time.perf_counter()
     results = []
     w = None

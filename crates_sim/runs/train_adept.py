@@ -290,6 +290,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     from ..strategies import adept
     from ..strategy import parse_strategies
     from .runner import available_cpus, make_backend
+    from .train import open_run
 
     tables = list(tables)
     (teacher,) = parse_strategies([teacher], 1)
@@ -307,22 +308,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    settings = _settings(tables, teacher, games, sample, seed, epochs)
-    meta = out / "train.json"
-    if meta.exists() and not overwrite:
-        try:
-            old = json.loads(meta.read_text())
-        except ValueError:
-            raise CratesError(f"{meta}: damaged; give --overwrite to start again") from None
-        if old.get("settings") != settings:
-            raise CratesError(f"{out} holds a training run with other settings: give the same "
-                              f"options to resume it, or --overwrite")
-    elif overwrite:
-        for p in sorted(out.glob("round-*/**/*"), reverse=True):
-            if p.is_file():
-                p.unlink()
-    meta.write_text(json.dumps({"settings": settings, "command": command}, indent=1))
+    open_run(out, _settings(tables, teacher, games, sample, seed, epochs), overwrite, command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None
