@@ -195,6 +195,19 @@ class Document:
             md += [self.intro, ""]
         parts.append("<nav>" + "".join(f"<a href='#{s.key}'>{html.escape(s.title)}</a>" for s in self.sections) + "</nav>")
         pngs = []
+
+        def figure(name, data, caption):
+            """A figure: its PNG beside the page, inline in the HTML, linked from the .md."""
+            png = html_path.with_name(f"{stem}-{name}.png")
+            png.write_bytes(data)
+            pngs.append(png)
+            b64 = base64.b64encode(data).decode("ascii")
+            parts.append(f"<figure id='fig-{name}'><img alt='{html.escape(caption or name)}' "
+                         f"src='data:image/png;base64,{b64}'>"
+                         f"<figcaption>{_inline(caption)}</figcaption></figure>")
+            md.append(f"![{caption or name}]({png.name})")
+            md.append("")
+
         for sec in self.sections:
             parts.append(f"<section id='{sec.key}'><h2>{html.escape(sec.title)}</h2>")
             md += [f"## {sec.title}", ""]
@@ -230,25 +243,10 @@ class Document:
                                  f"<p class='support'>{_inline(support)}</p></div>")
                     md += [f"### {question}", "", f"**{sentence}**", "", support, ""]
                     if data is not None:
-                        png = html_path.with_name(f"{stem}-{name}.png")
-                        png.write_bytes(data)
-                        pngs.append(png)
-                        b64 = base64.b64encode(data).decode("ascii")
-                        parts.append(f"<figure id='fig-{name}'><img alt='{html.escape(caption or name)}' "
-                                     f"src='data:image/png;base64,{b64}'>"
-                                     f"<figcaption>{_inline(caption)}</figcaption></figure>")
-                        md += [f"![{caption or name}]({png.name})", ""]
+                        figure(name, data, caption)
                     parts.append("</div>")
                 elif kind == "fig":
-                    name, data, caption = block[1], block[2], block[3]
-                    png = html_path.with_name(f"{stem}-{name}.png")
-                    png.write_bytes(data)
-                    pngs.append(png)
-                    b64 = base64.b64encode(data).decode("ascii")
-                    parts.append(f"<figure id='fig-{name}'><img alt='{html.escape(caption or name)}' "
-                                 f"src='data:image/png;base64,{b64}'>"
-                                 f"<figcaption>{_inline(caption)}</figcaption></figure>")
-                    md += [f"![{caption or name}]({png.name})", ""]
+                    figure(block[1], block[2], block[3])
             parts.append("</section>")
         parts.append("</body></html>")
         html_path.write_text("\n".join(parts), encoding="utf-8")

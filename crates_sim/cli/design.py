@@ -20,8 +20,10 @@ from .options import (
     games_option,
     hidden_alias,
     out_option,
+    overwrite_option,
     players_option,
     preset_option,
+    quiet_option,
     scheduler_option,
     seed_option,
     strategies_option,
@@ -196,10 +198,10 @@ def split_variants(text: str) -> list[str]:
               help="Deals for skill_gap when a target names it (default: games per trial / 4).")
 @seed_option(help="Seed of the deals and the search")
 @out_option()
-@click.option("--overwrite", is_flag=True, help="Replace a different design search in OUT.")
+@overwrite_option("design search")
 @scheduler_option
 @workers_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@quiet_option()
 def design(preset, targets, knobs, players, strategies, budget, games, validate_games, ideal_turns, strong,
            skill_games, seed, out, overwrite, scheduler, workers, quiet):
     """Search the rule knobs for a variant that meets the designer's targets.

@@ -16,6 +16,8 @@ from .options import (
     games_option,
     hidden_alias,
     out_option,
+    overwrite_option,
+    quiet_option,
     rules_options,
     scheduler_option,
     seed_option,
@@ -32,10 +34,10 @@ __all__ = ["sweep", "tune"]
 @games_option(2000, help="Deals per grid point (each once per rotation of point and baseline over the seats).")
 @seed_option(help="Seed of the deals (the same for every point)")
 @out_option()
-@click.option("--overwrite", is_flag=True, help="Replace a different sweep in OUT.")
+@overwrite_option("sweep")
 @scheduler_option
 @workers_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@quiet_option()
 def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet, scheduler):
     """Sweep a strategy parameter over a grid, each point against a baseline.
 
@@ -94,10 +96,10 @@ def sweep(grid, rules, against, games, seed, out, overwrite, workers, quiet, sch
               help="Fresh deals on which the result is validated against each strategy of the field.")
 @seed_option(help="Seed from which the search's and the validation's deal seeds are derived")
 @out_option()
-@click.option("--overwrite", is_flag=True, help="Replace a different tune in OUT.")
+@overwrite_option("tune")
 @workers_option
 @scheduler_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@quiet_option()
 def tune(strategy, rules, against, params, budget, games, popsize, sigma, validate_games, seed, out,
          overwrite, workers, scheduler, quiet):
     """Tune a strategy's parameters with CMA-ES against a field of strategies.

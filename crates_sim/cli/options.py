@@ -138,6 +138,16 @@ def scheduler_option(fn):
                              "started here (local:K); needs crates-sim[dask].")(fn)
 
 
+def overwrite_option(what: str):
+    """--overwrite: replace a different `what` (a run, a sweep ...) already in the output folder."""
+    return click.option("--overwrite", is_flag=True, help=f"Replace a different {what} in OUT.")
+
+
+def quiet_option(help: str = "No progress on stderr."):
+    """--quiet/-q: no progress (and, where said, no summary)."""
+    return click.option("--quiet", "-q", is_flag=True, help=help)
+
+
 def hidden_alias(*names: str, to: str, type=None):
     """A hidden option `names` (an older spelling) that sets the parameter `to`.
 
@@ -164,8 +174,8 @@ def hidden_alias(*names: str, to: str, type=None):
     return decorate
 
 
-__all__ = ["SEED_RANGE", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "players_option",
-           "preset_option", "rules_options", "scheduler_option", "seed_option", "strategies_option",
+__all__ = ["SEED_RANGE", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
+           "players_option", "preset_option", "quiet_option", "rules_options", "scheduler_option", "seed_option", "strategies_option",
            "workers_option"]
 
 

@@ -17,6 +17,8 @@ from ..strategy import parse_strategies
 from .options import (
     games_option,
     out_option,
+    overwrite_option,
+    quiet_option,
     rules_options,
     scheduler_option,
     seed_option,
@@ -66,8 +68,8 @@ def _summary(ds: Dataset, wall: float) -> str:
               help="Games per engine call and per Parquet file [default: up to 20,000; "
                    "40,000 with --detail games].")
 @scheduler_option
-@click.option("--overwrite", is_flag=True, help="Replace a different run already in --out.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@overwrite_option("run")
+@quiet_option("No progress bar and no summary.")
 def simulate(rules, strategies, games, seed, out, workers, detail, chunk_size, scheduler,
              overwrite, quiet):
     """Simulate many games and write them as a Parquet dataset.

@@ -10,6 +10,8 @@ from ..errors import CratesError
 from .options import (
     games_option,
     out_option,
+    overwrite_option,
+    quiet_option,
     rules_options,
     scheduler_option,
     seed_option,
@@ -60,10 +62,10 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
 @out_option(help="Output folder (rerun the same command there to resume).")
-@click.option("--overwrite", is_flag=True, help="Replace a different training run in OUT.")
+@overwrite_option("training run")
 @workers_option
 @scheduler_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
           epochs, eval_games, seed, out, overwrite, workers, scheduler, quiet):
