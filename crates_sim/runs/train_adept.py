@@ -251,8 +251,9 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
             hid = np.maximum(pre, 0.0)
             err = s - _group_mean(s, g_local, len(ds))[g_local] - adv[idx]
             total += float((err ** 2).sum())
-            # d loss / d s, loss = sum err^2 / decisions; the centring's gradient
-            # (err minus its decision mean) is err itself, whose decision means are 0
+            # d loss / d s, loss = sum err^2 / decisions, through the centring (minus the
+            # decision's mean: err's decision means are 0 already, so this step changes
+            # only rounding; kept, as the shipped networks were fitted with it)
             ds_ = 2.0 * err / len(ds)
             ds_ = ds_ - _group_mean(ds_, g_local, len(ds))[g_local]
             dhid = np.outer(ds_, net["w2"]) * (pre > 0)
