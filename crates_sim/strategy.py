@@ -25,6 +25,7 @@ from .strategy_ids import (
     PARTNER,
     PIMC,
     RANDOM,
+    THUMB,
     WEIGHTS,
 )
 
@@ -219,12 +220,27 @@ BUILTINS = {
                **_FORGET,
                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                                     "hoards 3s, < 0 dumps them")}),
+    "thumb": (THUMB, "greedy plus four rules of thumb drawn from expert's choices (keep wilds "
+                     "unless an opponent is on one card; a 6 you can follow first; in "
+                     "partnerships hit opponents, not the partner; stay in suit on ties), "
+                     "each switchable (0/1); all off is greedy (docs/findings.md)",
+              {"wild": Param(1.0, 0.0, 1.0, "1: play an 8 or 9 only when nothing else is legal "
+                                            "or an opponent holds one card", whole=True),
+               "six": Param(1.0, 0.0, 1.0, "1: a 6 you can follow (another card of its suit "
+                                           "kept) before any other tame card", whole=True),
+               "hit": Param(1.0, 0.0, 1.0, "1: in partnerships a card counts 15 points more per "
+                                           "opponent it hits, 15 less if it hits the partner",
+                            whole=True),
+               "suit": Param(1.0, 0.0, 1.0, "1: between cards of equal points, the one in the "
+                                            "suit in play", whole=True),
+               **_FORGET}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
             "expert": ("crates_sim.strategies.expert", "expert_entry"),
             "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry"),
-            "adept": ("crates_sim.strategies.adept", "adept_entry")}
+            "adept": ("crates_sim.strategies.adept", "adept_entry"),
+            "thumb": ("crates_sim.strategies.thumb", "thumb_entry")}
 
 
 def parse_spec(spec: str):

@@ -2,8 +2,8 @@
 
 Contract: plain integer constants, importable by kernels and by Python alike. Ids below
 N_INLINE, KEEP3 and SOFTMAX (added after pimc had taken 7, so no id moved), are compiled
-into the engine (`dispatch_nb`); PIMC, EXPERT, APPRENTICE and users' functions (from
-USER_BASE on) are called by the address of their adapter.
+into the engine (`dispatch_nb`); PIMC, EXPERT, APPRENTICE, ADEPT, THUMB and users'
+functions (from USER_BASE on) are called by the address of their adapter.
 """
 
 RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
@@ -21,6 +21,9 @@ SOFTMAX = 11
 #: adept (issue 30): a small network over the seat's view, called by address (its weights
 #: are data, as the apprentice's)
 ADEPT = 12
+#: thumb (issue 31 part 3): greedy plus the rules of thumb drawn from expert's play, called
+#: by address (so the engine was not recompiled for it)
+THUMB = 13
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
 #: flags added to a user function's id when it declares (`view.reads`) that it does not

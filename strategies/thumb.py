@@ -1,0 +1,113 @@
+"""`thumb`: `greedy` plus the rules of thumb drawn from `expert`'s play (issue 31 part 3).
+
+Contract: for a card decision (play, count, play again) thumb scores every legal card as
+greedy does, by its card points (a draw or pass is never chosen while a card is legal),
+and adds what each rule that is switched on says; it plays the first option of the best
+score (so with every rule off it plays exactly greedy's games). The rules, each a 0/1
+parameter, in the words of docs/findings.md ("How strong players play Crates"):
+
+- `wild`: keep your 8s and 9s (the wild cards): play one only when no other card is
+  legal, or when an opponent is down to one card (then shed its points while you can);
+- `six`: play a 6 you can follow (you keep another card of its suit) before any other
+  card that is not wild: you shed two cards in one turn;
+- `hit`: in partnerships, aim at the opponents: a card that makes an opponent draw or
+  lose a turn counts 15 points more per opponent it hits, one that hits your partner
+  (a 7 across the table) 15 less (individual play: the rule does nothing);
+- `suit`: between cards of equal points, stay in the suit in play.
+
+They are `crates_sim.analysis.thumb`'s hand translation of the decision tree fitted to
+expert's choices (that module measures each rule's agreement with expert on the same
+data). Suit calls and last-card announcements follow greedy (the longest suit; announce,
+`forget`). The player sees only the seat's view (its hand, the pile, the options, hand
+sizes and the table's scalars), as every built-in does.
+
+Like adept it is not compiled into the engine: the engine calls `thumb_entry` by
+address (`strategy.EXTERNAL`), so adding it recompiled nothing and the golden games keep
+their meaning.
+"""
+
+from crates_sim.cards import E_SIX, O_PARTNER, O_PHASE, O_PLAYERS, O_SUIT, PH_ANNOUNCE, PH_CALL
+from crates_sim.engine import engine_nb as E
+from crates_sim.engine.jit import kernel, leaf
+from crates_sim.strategies.builtin import announces, longest_suit
+from crates_sim.strategies.heuristic import hits, is_opponent
+from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, value
+
+#: the rules, in the order of their parameters (params[0..3]); params[4] is `forget`
+RULES = ("wild", "six", "hit", "suit")
+#: what a rule adds to a card's score (card points)
+WILD_COST = 100.0   # below every tame card (the highest is worth 50)
+SIX_BONUS = 100.0   # above every tame card
+HIT_POINTS = 15.0   # per seat hit
+SUIT_TIE = 0.01     # below one card point: breaks ties only
+
+
+@leaf
+def _min_opp_hand(obs):
+    """The fewest cards an opponent holds."""
+    fewest = 99
+    for q in range(obs[O_PLAYERS]):
+        if is_opponent(obs, q) and hand_size(obs, q) < fewest:
+            fewest = hand_size(obs, q)
+    return fewest
+
+
+@leaf
+def _can_follow(obs, hand, card):
+    """Whether the hand keeps another tame (not wild) card of `card`'s suit."""
+    for j in range(hand.shape[0]):
+        d = hand[j]
+        if d != card and (d & 3) == (card & 3) and not is_wild(obs, d):
+            return True
+    return False
+
+
+@leaf
+def thumb_nb(params, obs, hand, pile, options, rng):
+    """thumb's option index. params: wild, six, hit, suit (1 on, 0 off), forget."""
+    phase = obs[O_PHASE]
+    if phase == PH_ANNOUNCE:
+        return announces(params[4:], rng)
+    if phase >= PH_CALL:
+        return longest_suit(hand, options)
+    rule_wild = params[0] != 0.0
+    rule_six = params[1] != 0.0
+    rule_hit = params[2] != 0.0 and obs[O_PARTNER] >= 0
+    rule_suit = params[3] != 0.0
+    fewest = _min_opp_hand(obs) if rule_wild else 99
+    players = obs[O_PLAYERS]
+    best = -1
+    best_score = -1.0e300
+    for i in range(options.shape[0]):
+        card = options[i]
+        if is_action(card):
+            continue
+        score = float(value(obs, card))
+        wild = is_wild(obs, card)
+        if rule_wild and wild and fewest > 1:
+            score -= WILD_COST
+        if rule_six and not wild and effect(obs, card) == E_SIX and hand.shape[0] > 1 \
+                and _can_follow(obs, hand, card):
+            score += SIX_BONUS
+        if rule_hit:
+            for k in range(1, players):
+                if hits(obs, card, phase, k):
+                    if is_opponent(obs, seat_after(obs, k)):
+                        score += HIT_POINTS
+                    else:
+                        score -= HIT_POINTS
+        if rule_suit and not wild and (card & 3) == obs[O_SUIT]:
+            score += SUIT_TIE
+        if score > best_score:
+            best_score = score
+            best = i
+    if best < 0:
+        return 0
+    return best
+
+
+@kernel
+def thumb_entry(G, seat, n_options):
+    """thumb's decision adapter: the engine calls it by address."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    return thumb_nb(params, obs, hand, pile, options, rng)
