@@ -220,16 +220,18 @@ BUILTINS = {
                **_FORGET,
                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                                     "hoards 3s, < 0 dumps them")}),
-    "thumb": (THUMB, "greedy plus four rules of thumb drawn from expert's choices (keep wilds "
-                     "unless an opponent is on one card; a 6 you can follow first; in "
-                     "partnerships hit opponents, not the partner; stay in suit on ties), "
-                     "each switchable (0/1); all off is greedy (docs/findings.md)",
-              {"wild": Param(1.0, 0.0, 1.0, "1: play an 8 or 9 only when nothing else is legal "
-                                            "or an opponent holds one card", whole=True),
+    "thumb": (THUMB, "greedy plus rules of thumb drawn from expert's choices (keep wilds "
+                     "unless an opponent is on one card; a 6 you can follow first; stay in "
+                     "suit on ties; hit=1 adds one that does not pay), each switchable (0/1); "
+                     "all off is greedy (docs/findings.md)",
+              {"wild": Param(1.0, 0.0, 1.0, "1: play an 8 or 9 only when the other legal cards "
+                                            "are 3s and aces, or an opponent holds one card",
+                             whole=True),
                "six": Param(1.0, 0.0, 1.0, "1: a 6 you can follow (another card of its suit "
                                            "kept) before any other tame card", whole=True),
-               "hit": Param(1.0, 0.0, 1.0, "1: in partnerships a card counts 15 points more per "
-                                           "opponent it hits, 15 less if it hits the partner",
+               "hit": Param(0.0, 0.0, 1.0, "1: in partnerships a card counts 15 points more per "
+                                           "opponent it hits, 15 less if it hits the partner "
+                                           "(measured: it loses)",
                             whole=True),
                "suit": Param(1.0, 0.0, 1.0, "1: between cards of equal points, the one in the "
                                             "suit in play", whole=True),

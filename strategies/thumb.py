@@ -6,13 +6,15 @@ and adds what each rule that is switched on says; it plays the first option of t
 score (so with every rule off it plays exactly greedy's games). The rules, each a 0/1
 parameter, in the words of docs/findings.md ("How strong players play Crates"):
 
-- `wild`: keep your 8s and 9s (the wild cards): play one only when no other card is
-  legal, or when an opponent is down to one card (then shed its points while you can);
+- `wild`: keep your 8s and 9s (the wild cards): play one only when your other legal
+  cards are 3s and aces (or there are none), or when an opponent is down to one card
+  (then shed its points while you can);
 - `six`: play a 6 you can follow (you keep another card of its suit) before any other
   card that is not wild: you shed two cards in one turn;
-- `hit`: in partnerships, aim at the opponents: a card that makes an opponent draw or
-  lose a turn counts 15 points more per opponent it hits, one that hits your partner
-  (a 7 across the table) 15 less (individual play: the rule does nothing);
+- `hit` (off by default: the tree's data suggested it, the table refuted it): in
+  partnerships, aim at the opponents: a card that makes an opponent draw or lose a turn
+  counts 15 points more per opponent it hits, one that hits your partner (a 7 across the
+  table) 15 less (individual play: the rule does nothing);
 - `suit`: between cards of equal points, stay in the suit in play.
 
 They are `crates_sim.analysis.thumb`'s hand translation of the decision tree fitted to
@@ -35,8 +37,9 @@ from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, v
 
 #: the rules, in the order of their parameters (params[0..3]); params[4] is `forget`
 RULES = ("wild", "six", "hit", "suit")
-#: what a rule adds to a card's score (card points)
-WILD_COST = 100.0   # below every tame card (the highest is worth 50)
+#: what a rule does to a card's score (card points): a kept wild scores WILD_FLOOR plus
+#: its points / 100 (an 8 1.5, a 9 1.3): below every tame card but the ace (1) and the 3 (0)
+WILD_FLOOR = 1.0
 SIX_BONUS = 100.0   # above every tame card
 HIT_POINTS = 15.0   # per seat hit
 SUIT_TIE = 0.01     # below one card point: breaks ties only
@@ -85,7 +88,7 @@ def thumb_nb(params, obs, hand, pile, options, rng):
         score = float(value(obs, card))
         wild = is_wild(obs, card)
         if rule_wild and wild and fewest > 1:
-            score -= WILD_COST
+            score = WILD_FLOOR + score / 100.0
         if rule_six and not wild and effect(obs, card) == E_SIX and hand.shape[0] > 1 \
                 and _can_follow(obs, hand, card):
             score += SIX_BONUS
