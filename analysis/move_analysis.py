@@ -242,7 +242,8 @@ def _judge(table, d, option, at, runs, move_no, wmodel=None) -> dict:
             "chosen": _name(d.phase, option), "best": _name(d.phase, d.options[best]),
             "loss": round(loss, 2), "loss_se": round(float(diff_se[chosen]), 2),
             "near_best": near[chosen], "label": label_of(loss, near[chosen]),
-            "win_loss": None if win is None else round(win[best] - win[chosen], 2)}
+            "win_loss": None if win is None else round(win[best] - win[chosen], 2),
+            "situation": situation_of(d, option)}
     if win is not None:
         for o, w in zip(entry["options"], win, strict=True):
             o["win"] = round(w, 1)
@@ -250,6 +251,48 @@ def _judge(table, d, option, at, runs, move_no, wmodel=None) -> dict:
 
 
 _PHASE = {C.PH_PLAY: "play", C.PH_AGAIN: "play again", C.PH_COUNT: "count"}
+
+#: the situations a decision is filed under (`situation_of`; `crates analyse --strategies`
+#: sums the losses by each), in the order the report shows them
+SITUATIONS = ("decision", "played", "hand size", "opponent on one card", "partner on one card",
+              "count in progress", "3s held", "stock", "hand number")
+#: a stock of this many cards or fewer is "low"
+STOCK_LOW = 5
+
+
+def _bucket(x: int, edges, low: int = 1) -> str:
+    """x's bucket (x >= low) among `edges`, the buckets' upper bounds ascending (past the
+    last, open): with edges (1, 2, 3, 5) the buckets are 1, 2, 3, 4-5 and 6+."""
+    for high in edges:
+        if x <= high:
+            return str(high) if low == high else f"{low}-{high}"
+        low = high + 1
+    return f"{low}+"
+
+
+def situation_of(d, option) -> dict:
+    """The situations of a decision `d` (a `step.Decision`) answered with `option`, each by a
+    value a player would name (SITUATIONS): what kind of decision, the rank played (or draw,
+    pass), the hand size, whether an opponent or the partner holds one card, the count in
+    progress, the 3s held, the stock low or not, the hand number. Only the seat's view."""
+    from crates_sim import view as V
+
+    obs = d.obs
+    n, me, mate = int(V.players(obs)), int(V.me(obs)), int(V.partner(obs))
+    sizes = [int(V.hand_size(obs, q)) for q in range(n)]
+    opp_one = any(sizes[q] == 1 for q in range(n) if q not in (me, mate))
+    count = int(V.active_count(obs))
+    threes = sum(1 for c in d.hand if int(c) // 4 == C.R_3)  # a card is rank * 4 + suit
+    played = "draw" if option == C.ACTION_DRAW else "pass" if option == C.ACTION_PASS else \
+        C.card_name(int(option))[0]
+    return {"decision": _PHASE[d.phase], "played": played,
+            "hand size": _bucket(sizes[me], (1, 2, 3, 5, 8)),
+            "opponent on one card": "yes" if opp_one else "no",
+            "partner on one card": "no partner" if mate < 0 else "yes" if sizes[mate] == 1 else "no",
+            "count in progress": "none" if count == 0 else _bucket(count, (2, 4)),
+            "3s held": _bucket(threes, (0, 1), low=0),
+            "stock": "low" if int(V.stock_size(obs)) <= STOCK_LOW else "not low",
+            "hand number": _bucket(int(V.hand_number(obs)), (5, 10, 15))}
 
 
 def _card_order(name: str):

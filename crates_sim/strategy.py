@@ -318,14 +318,18 @@ def lineup(specs) -> Lineup:
     return specs if isinstance(specs, Lineup) else Lineup(specs)
 
 
+def split_specs(text) -> list[str]:
+    """The specs of `a,b,c` (or of a list of them), stripped, empty ones dropped; not checked."""
+    return [s for s in (s.strip() for s in (text.split(",") if isinstance(text, str) else text)) if s]
+
+
 def parse_strategies(text, players: int) -> Lineup:
     """Split `a,b,c,d` (or one name for every seat) into one spec per seat, validated and
     parsed (a Lineup, a list of the specs; one already parsed for `players` seats is
     returned as it is)."""
     if isinstance(text, Lineup) and len(text) == players:
         return text
-    specs = [s.strip() for s in (text.split(",") if isinstance(text, str) else text)]
-    specs = [s for s in specs if s]
+    specs = split_specs(text)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:

@@ -33,7 +33,8 @@ HEAVY = ("expert", "pimc", "apprentice")
 #: counts an example runs with at most, and given when the command takes the option but the
 #: example leaves its (large) default: option -> (light, heavy)
 SMALL = {"--games": (16, 4), "--budget": (2, 2), "--validate-games": (8, 4), "--eval-games": (4, 4),
-         "--rounds": (1, 1), "--rungs": (1, 1), "--max-games": (32, 8), "--cost": (1, 1)}
+         "--rounds": (1, 1), "--rungs": (1, 1), "--max-games": (32, 8), "--cost": (1, 1),
+         "--deficits": (4, 4)}
 #: examples that may fail, and why (none now: every example runs as printed)
 KNOWN: dict[str, str] = {}
 SHORT = {"-g": "--games", "-b": "--budget", "-r": None}  # -r: --rounds (train) or --rungs (ladder)
@@ -111,8 +112,10 @@ def scaled(command: str, folder: Path) -> list[str]:
             word = re.sub(r":\d+$", ":2", word)
         out.append(word)
         i += 1
+    if name == "analyse" and len(words) > 1 and not words[1].startswith("-"):
+        return out  # a LOG's analysis: --games, --workers ... belong to the other form
     for long, (light, weight) in SMALL.items():
-        if long in spellings and spellings[long] not in given and long != "--cost":
+        if long in spellings and long != "--deficits" and spellings[long] not in given and long != "--cost":
             out += [long, str(weight if heavy else light)]
     if name == "train" and "adept" in words:  # adept's fit needs 20 games at least
         out = [w if w != "4" or out[k - 1] not in ("--games", "-g") else "20" for k, w in enumerate(out)]

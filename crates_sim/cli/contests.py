@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..errors import CratesError
-from ..strategy import parse_strategies
+from ..strategy import parse_strategies, split_specs
 from .options import (
     checked_workers as _workers,
 )
@@ -64,7 +64,7 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
     from crates_sim.analysis.compare import compare as run_compare
     from crates_sim.analysis.compare import pair_table
 
-    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    specs = split_specs(strategies)
     if len(specs) < 2:
         raise CratesError("--strategies: give at least two strategies to compare")
     for spec in specs:
@@ -132,7 +132,7 @@ def tournament(rules, strategies, games, seed, out, scheduler, workers, no_sampl
     """
     from crates_sim.analysis.tournament import tournament as run_tournament
 
-    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    specs = split_specs(strategies)
     for spec in specs:
         parse_strategies(spec, 1)
     res = run_tournament(rules, specs, games, seed, out, workers=_workers(workers),

@@ -343,22 +343,24 @@ def strength(rules, w, games: int, seed: int) -> dict:
 
 
 # ------------------------------------------------------------------ the rounds
-def open_run(out: Path, settings: dict, overwrite: bool, command_line: str) -> None:
-    """Make `out` a training run's folder of these settings (its train.json): a folder of a
-    run with the same settings is resumed, one with others refused in one line unless
-    `overwrite` (then its rounds' files are deleted)."""
+def open_run(out: Path, settings: dict, overwrite: bool, command_line: str, meta_name: str = "train.json",
+             parts: str = "round-*/**/*", what: str = "a training run") -> None:
+    """Make `out` the folder of a resumable run of these settings (its `meta_name`): a
+    folder of a run with the same settings is resumed, one with others refused in one line
+    unless `overwrite` (then its files matching `parts` are deleted). `crates train` and
+    `crates analyse --strategies` keep their folders so."""
     out.mkdir(parents=True, exist_ok=True)
-    meta = out / "train.json"
+    meta = out / meta_name
     if meta.exists() and not overwrite:
         try:
             old = json.loads(meta.read_text())
         except ValueError:
             raise CratesError(f"{meta} is damaged: give --overwrite to start again") from None
         if old.get("settings") != settings:
-            raise CratesError(f"{out} holds a training run with other settings: give the same "
+            raise CratesError(f"{out} holds {what} with other settings: give the same "
                               f"options to resume it, or --overwrite")
     elif overwrite:
-        for p in sorted(out.glob("round-*/**/*"), reverse=True):
+        for p in sorted(out.glob(parts), reverse=True):
             if p.is_file():
                 p.unlink()
     meta.write_text(json.dumps({"settings": settings, "command": command_line}, indent=1))
