@@ -12,7 +12,8 @@ information only, `samples` deals per option) and writes into `out`:
   command again analyses only the missing ones (analyse.json keeps the settings; other
   settings are refused in one line unless --overwrite; more games or more strategies go on);
 - strategies.csv: per strategy, per game at one of its seats: the expected loss in points
-  and in win chance (95% CIs over the seat-games), decisions, accuracy, labels;
+  (mean, and robust: the 10% trimmed mean, as `crates compare`'s robust difference) and in
+  win chance (95% CIs over the seat-games), decisions, accuracy, labels;
 - situations.csv: per strategy and situation (`move_analysis.SITUATIONS`: the decision
   kind, the rank played, hand size, an opponent or the partner on one card, the count in
   progress, 3s held, stock low, hand number), the decisions per game, the mean loss per
@@ -48,8 +49,14 @@ from crates_sim.errors import CratesError
 from . import stats
 from .move_analysis import SITUATIONS, THRESHOLDS, TOLERANCE
 
-#: the figures' and tables' measures: (column prefix, words)
+#: the measures of a decision's loss: (column prefix, words)
 MEASURES = (("loss", "points"), ("win_loss", "points of win chance"))
+#: the per-game figures set against the measured deficits, the headline first: the robust
+#: one (a trimmed mean over the seat-games, as `crates compare`'s robust difference) because
+#: a game's loss in points is heavy-tailed (pressures double: one decision late in a game
+#: can cost thousands), and the win chance is near 0 a decision once a game is decided
+VALIDATED = (("robust_loss", "points (trimmed mean over the seat-games)"), ("loss", "points (mean)"),
+             ("win_loss", "win chance"))
 def plural(label: str) -> str:
     """inaccuracy -> inaccuracies, mistake -> mistakes."""
     return label[:-1] + "ies" if label.endswith("y") else label + "s"
@@ -224,6 +231,10 @@ def summarise(lines: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
             row.update({f"{m}_per_game": ci.estimate if ci else math.nan,
                         f"{m}_per_game_lo": ci.lo if ci else math.nan,
                         f"{m}_per_game_hi": ci.hi if ci else math.nan})
+        robust = stats.trimmed_mean_ci(totals["loss"]) if n else None
+        row.update({"robust_loss_per_game": robust.estimate if robust else math.nan,
+                    "robust_loss_per_game_lo": robust.lo if robust else math.nan,
+                    "robust_loss_per_game_hi": robust.hi if robust else math.nan})
         accurate = (ds["near_best"] | (ds["loss"] < TOLERANCE)) if len(ds) else pd.Series([], dtype=bool)
         row["accuracy"] = 100.0 * accurate.mean() if len(ds) else math.nan
         for name, _ in THRESHOLDS:
@@ -287,9 +298,9 @@ def validate(rules, strategies, against, seed, deals, table, folder: Path, worke
                            echo=lambda *a: None)["pairs"].iloc[0].to_dict()
         rows.append({"strategy": s, "deficit": -100.0 * pair["win_diff"], "deficit_lo": -100.0 * pair["win_hi"],
                      "deficit_hi": -100.0 * pair["win_lo"], "deals": deals})
-    v = pd.DataFrame(rows).merge(table[["strategy", "loss_per_game", "win_loss_per_game"]], on="strategy")
+    v = pd.DataFrame(rows).merge(table[["strategy", *(f"{m}_per_game" for m, _ in VALIDATED)]], on="strategy")
     fit = {"deals": deals, "seed": seed, "against": against}
-    for m, _ in MEASURES:
+    for m, _ in VALIDATED:
         x, y = v[f"{m}_per_game"].to_numpy(float), v["deficit"].to_numpy(float)
         if len(v) >= 3 and np.isfinite(x).all() and np.ptp(x) > 0:
             rho, p = spearmanr(x, y)
@@ -351,15 +362,17 @@ def document(result: dict, rules, lines: dict, pages: dict):
     shown = pd.DataFrame({
         "strategy": table["strategy"], "seat-games": table["seat_games"],
         "decisions a game": table["decisions_per_game"].map(lambda x: num(x, 1)),
-        "loss a game (points)": ci_col(table, "loss_per_game", 1),
+        "loss a game (points, robust)": ci_col(table, "robust_loss_per_game", 1),
+        "loss a game (points, mean)": ci_col(table, "loss_per_game", 1),
         "loss a game (win chance)": ci_col(table, "win_loss_per_game", 2),
         "accuracy %": table["accuracy"].map(lambda x: num(x, 1)),
         **{f"{plural(n)} a game": table[f"{plural(n)}_per_game"].map(lambda x: num(x, 2)) for n, _ in THRESHOLDS}})
-    sec.table(shown, "Expected loss per game at one seat with 95% CIs over the seat-games.")
-    fig, ax = figure("Expected loss per game", "", "points per game at one seat")
-    bars_ci(ax, list(table["strategy"]), table["loss_per_game"], table["loss_per_game_lo"],
-            table["loss_per_game_hi"])
-    sec.figure("loss_per_strategy", fig, "Each strategy's expected loss per game, 95% CIs.")
+    sec.table(shown, "Expected loss per game at one seat with 95% CIs over the seat-games (robust: the "
+                     "10% trimmed mean, bootstrap CI; a few pressure-heavy games can swamp the mean).")
+    fig, ax = figure("Expected loss per game (robust)", "", "points per game at one seat")
+    bars_ci(ax, list(table["strategy"]), table["robust_loss_per_game"], table["robust_loss_per_game_lo"],
+            table["robust_loss_per_game_hi"])
+    sec.figure("loss_per_strategy", fig, "Each strategy's expected loss per game (trimmed mean), 95% CIs.")
     if result["validation"] is not None:
         _validation_section(doc, result)
     if len(situ):
@@ -441,23 +454,25 @@ def _validation_section(doc, result):
     sec.text(f"Each strategy's win-rate deficit against {fit['against']} on {num(fit['deals'])} duplicate deals "
              f"(seed {fit['seed']}, seats rotated: `crates compare`) beside its analysed loss per game.")
     sec.table(pd.DataFrame({
-        "strategy": v["strategy"], "loss a game (points)": v["loss_per_game"].map(lambda x: num(x, 1)),
+        "strategy": v["strategy"], "loss a game (robust)": v["robust_loss_per_game"].map(lambda x: num(x, 1)),
+        "loss a game (mean)": v["loss_per_game"].map(lambda x: num(x, 1)),
         "loss a game (win chance)": v["win_loss_per_game"].map(lambda x: num(x, 2)),
         "deficit (points of win rate)": [f"{d:.1f} [{lo:.1f}, {hi:.1f}]" for d, lo, hi in
                                          zip(v["deficit"], v["deficit_lo"], v["deficit_hi"], strict=True)]}))
     sec.bullets([f"{words}: Spearman {f['spearman']:.2f} (p {f['p']:.3f}); deficit ≈ {f['intercept']:.1f} + "
                  f"{f['slope']:.3f} × loss, R² {f['r2']:.2f}"
-                 for (m, words) in MEASURES if (f := fit.get(m))])
-    fig, ax = figure("Analysed loss and measured deficit", "analysed loss per game (points)",
+                 for (m, words) in VALIDATED if (f := fit.get(m))])
+    fig, ax = figure("Analysed loss and measured deficit", "analysed loss per game (points, trimmed mean)",
                      "win-rate deficit (points)")
-    ax.errorbar(v["loss_per_game"], v["deficit"], yerr=[v["deficit"] - v["deficit_lo"], v["deficit_hi"] - v["deficit"]],
+    ax.errorbar(v["robust_loss_per_game"], v["deficit"], yerr=[v["deficit"] - v["deficit_lo"], v["deficit_hi"] - v["deficit"]],
                 fmt="o", capsize=3)
     for _, r in v.iterrows():
-        ax.annotate(r["strategy"], (r["loss_per_game"], r["deficit"]), fontsize=8, xytext=(4, 4),
+        ax.annotate(r["strategy"], (r["robust_loss_per_game"], r["deficit"]), fontsize=8, xytext=(4, 4),
                     textcoords="offset points")
-    if fit.get("loss"):
-        xs = np.linspace(v["loss_per_game"].min(), v["loss_per_game"].max(), 20)
-        ax.plot(xs, fit["loss"]["intercept"] + fit["loss"]["slope"] * xs, "--", color="grey")
+    if fit.get("robust_loss"):
+        f = fit["robust_loss"]
+        xs = np.linspace(v["robust_loss_per_game"].min(), v["robust_loss_per_game"].max(), 20)
+        ax.plot(xs, f["intercept"] + f["slope"] * xs, "--", color="grey")
     sec.figure("validation", fig, "Deficit against the reference (95% CIs) by analysed loss per game.")
 
 
@@ -467,8 +482,8 @@ def summary_lines(result: dict) -> list[str]:
     out = [f"{result['games']} games a strategy against {result['against']} (seed {result['seed']}, "
            f"{result['samples']} deals per option), {result['seconds']:.0f} s"]
     for _, r in t.iterrows():
-        out.append(f"  {r['strategy']:<18} loss {r['loss_per_game']:6.1f} [{r['loss_per_game_lo']:.1f}, "
-                   f"{r['loss_per_game_hi']:.1f}] points a game"
+        out.append(f"  {r['strategy']:<18} loss {r['robust_loss_per_game']:6.1f} [{r['robust_loss_per_game_lo']:.1f}, "
+                   f"{r['robust_loss_per_game_hi']:.1f}] points a game (mean {r['loss_per_game']:.1f})"
                    + ("" if not math.isfinite(r["win_loss_per_game"]) else
                       f", {r['win_loss_per_game']:.1f} of win chance")
                    + f"; accuracy {r['accuracy']:.0f}%; {r['decisions_per_game']:.0f} decisions a game")
@@ -485,7 +500,7 @@ def summary_lines(result: dict) -> list[str]:
         out.append(f"deficit against {fit['against']} ({fit['deals']} duplicate deals of seed {fit['seed']}):")
         for _, r in v.iterrows():
             out.append(f"  {r['strategy']:<18} {r['deficit']:6.1f} [{r['deficit_lo']:.1f}, {r['deficit_hi']:.1f}]")
-        for m, words in MEASURES:
+        for m, words in VALIDATED:
             if fit.get(m):
                 out.append(f"  by the loss in {words}: Spearman {fit[m]['spearman']:.2f}, "
                            f"R² {fit[m]['r2']:.2f} (deficit ≈ {fit[m]['intercept']:.1f} + "

@@ -73,6 +73,7 @@ def test_the_tables_add_up(run):
         row = per[per["strategy"] == s].iloc[0]
         assert row["loss_per_game"] == pytest.approx(total / 4)
         assert row["loss_per_game_lo"] <= row["loss_per_game"] <= row["loss_per_game_hi"]
+        assert row["robust_loss_per_game_lo"] <= row["robust_loss_per_game"] <= row["robust_loss_per_game_hi"]
         for dim in SITUATIONS:  # every decision is in one value of each situation
             part = situ[(situ["strategy"] == s) & (situ["situation"] == dim)]
             assert part["decisions"].sum() == row["decisions"]
@@ -99,7 +100,8 @@ def test_the_validation_correlates_loss_and_deficit(run):
     assert list(v["strategy"]) == ["greedy", "random", "dump3"]
     assert ((v["deficit_lo"] <= v["deficit"]) & (v["deficit"] <= v["deficit_hi"])).all()
     assert v.set_index("strategy").loc["random", "deficit"] > 0  # random loses to greedy
-    assert -1 <= fit["loss"]["spearman"] <= 1 and fit["deals"] == 6 and fit["against"] == "greedy"
+    assert all(-1 <= fit[m]["spearman"] <= 1 for m in ("robust_loss", "loss"))
+    assert fit["deals"] == 6 and fit["against"] == "greedy"
     text = "\n".join(summary_lines(result))
     assert "Spearman" in text and "worst:" in text
 
