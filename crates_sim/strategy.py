@@ -20,6 +20,7 @@ from .strategy_ids import (
     DUMP3,
     EXPERT,
     GREEDY,
+    GUIDED,
     HOARD3,
     KEEP3,
     PARTNER,
@@ -236,13 +237,28 @@ BUILTINS = {
                "suit": Param(1.0, 0.0, 1.0, "1: between cards of equal points, the one in the "
                                             "suit in play", whole=True),
                **_FORGET}),
+    "guided": (GUIDED, "expert's search guided by adept's network: the network's score of "
+                       "each option counts as `prior` deals beside the search's, and with keep=K "
+                       "only its K best options are searched (strategies/expert.py)",
+               {"samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
+                                 whole=True), **_FORGET,
+                "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax (as expert's)"),
+                "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
+                                                    "(as expert's)", whole=True),
+                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping (as expert's)"),
+                "infer": Param(2.0, 0.0, 20.0, "opponent model of the calls seen (as expert's)"),
+                "prior": Param(60.0, 0.0, 100_000.0, "deals the network's estimate counts as "
+                                                     "(0: the search alone)"),
+                "keep": Param(0.0, 0.0, 64.0, "search only the network's best K options (0: all)",
+                              whole=True)}),
 }
 #: built-ins not compiled into the engine: name -> (module, adapter function)
 EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
             "expert": ("crates_sim.strategies.expert", "expert_entry"),
             "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry"),
             "adept": ("crates_sim.strategies.adept", "adept_entry"),
-            "thumb": ("crates_sim.strategies.thumb", "thumb_entry")}
+            "thumb": ("crates_sim.strategies.thumb", "thumb_entry"),
+            "guided": ("crates_sim.strategies.expert", "guided_entry")}
 
 
 def parse_spec(spec: str):

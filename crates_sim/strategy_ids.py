@@ -24,6 +24,8 @@ ADEPT = 12
 #: thumb (issue 31 part 3): greedy plus the rules of thumb drawn from expert's play, called
 #: by address (so the engine was not recompiled for it)
 THUMB = 13
+#: guided (issue 30 part 2): expert's search with adept's network as a prior, by address
+GUIDED = 14
 #: users' functions are numbered from here, in the order a run first names them
 USER_BASE = 100
 #: flags added to a user function's id when it declares (`view.reads`) that it does not

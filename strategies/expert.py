@@ -44,7 +44,10 @@ import numpy as np
 
 from crates_sim.cards import (
     FAMILY_CRATES,
+    FAMILY_EIGHTS,
     K_FAMILY,
+    O_FAMILY,
+    O_PARTNER,
     O_PER_SEAT,
     O_PHASE,
     O_PLAYERS,
@@ -59,8 +62,18 @@ from crates_sim.cards import (
     PH_PLAY,
 )
 from crates_sim.engine import engine_nb as E
+from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import allocating, kernel
 from crates_sim.engine.rng_nb import next_u64, rand_unit
+from crates_sim.strategies.adept import (
+    BUFFER_LEN,
+    HIDDEN,
+    MAX_OPTIONS,
+    N_CONTEXT,
+    N_OPTION,
+    SCORES_AT,
+    score_options,
+)
 from crates_sim.strategies.pimc import (
     _deal_hidden,
     _pick,
@@ -79,6 +92,8 @@ VALUE_EIGHTS = (-8.86204, -0.0595401, -1.04971, -2.55351e-15, 11.1156, -1.04971,
 # END VALUE
 
 _R_3 = 2
+#: the value of an option `guided` did not search (below any real value)
+UNSEARCHED = -1.0e18
 
 
 @kernel
@@ -170,6 +185,38 @@ def expert_position(params, obs, hand, pile, engine):
 def expert_values(params, obs, hand, pile, options, rng, engine, means):
     """Into means[i] option i's mean value for the seat over `samples` deals of the unseen
     cards (higher is better), `three` applied to the options that play a 3."""
+    guided_values(params, obs, hand, pile, options, rng, engine, means, 0.0, 0)
+
+
+@allocating
+def net_scores(obs, hand, pile, options, engine, scores):
+    """adept's score of every option into `scores` (its network for this table kind, by the
+    address in the engine table); False where it has none (no weights for the kind, too
+    many options)."""
+    address = engine[E.ENGINE_ADEPT]
+    if address == 0:
+        return False
+    buf = float_array_at(address, BUFFER_LEN)
+    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+    n = options.shape[0]
+    if (buf[1] != N_OPTION or buf[2] != N_CONTEXT or buf[3] != HIDDEN or buf[4 + table] == 0.0
+            or n > MAX_OPTIONS):
+        return False
+    score_options(obs, hand, pile, options, buf, table, 0.0)
+    for i in range(n):
+        scores[i] = buf[SCORES_AT + i]
+    return True
+
+
+@allocating
+def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, keep):
+    """expert_values, guided by adept's network (`guided`): with `keep` > 0 only the `keep`
+    options the network scores best are searched (the others get UNSEARCHED); with
+    `prior` > 0 each searched option's value is the search's mean and the network's
+    estimate (the searched options' mean value plus the option's score minus their mean
+    score: the network scores an option's advantage in points) averaged with weights
+    samples : prior, the network counting as `prior` deals. prior 0 and keep 0 are
+    expert_values exactly (the same draws, the same sums)."""
     phase = obs[O_PHASE]
     n_options = options.shape[0]
     samples = max(int(params[0]), 1)
@@ -177,6 +224,13 @@ def expert_values(params, obs, hand, pile, options, rng, engine, means):
     n = obs[O_PLAYERS]
     learned = params[4] != 0.0
     crates = obs[O_RULES + K_FAMILY] == FAMILY_CRATES
+    searched = np.ones(n_options, dtype=np.bool_)
+    scores = np.zeros(n_options)
+    netted = (prior > 0.0 or keep > 0) and net_scores(obs, hand, pile, options, engine, scores)
+    if netted and 0 < keep < n_options:
+        order = np.argsort(-scores, kind="mergesort")
+        for j in range(keep, n_options):
+            searched[order[j]] = False
     deal = expert_position(params, obs, hand, pile, engine)
     work = E.copy_state(deal)
     scratch = np.zeros(104 + 3 * n, dtype=np.int64)
@@ -194,11 +248,29 @@ def expert_values(params, obs, hand, pile, options, rng, engine, means):
         deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, params[7])
         E.seed_rollout(deal, next_u64(rng, 0), s)
         for i in range(n_options):
-            E.start_rollout(work, deal, me, options[i], phase == PH_AGAIN)
-            E.play_out(work)
-            means[i] += cut_value(work, me, base_ppoints, x, learned, crates)
+            if searched[i]:
+                E.start_rollout(work, deal, me, options[i], phase == PH_AGAIN)
+                E.play_out(work)
+                means[i] += cut_value(work, me, base_ppoints, x, learned, crates)
     for i in range(n_options):
         means[i] /= samples
+    if netted and prior > 0.0:
+        m_value = 0.0
+        m_score = 0.0
+        m = 0
+        for i in range(n_options):
+            if searched[i]:
+                m_value += means[i]
+                m_score += scores[i]
+                m += 1
+        m_value /= m
+        m_score /= m
+        for i in range(n_options):
+            if searched[i]:
+                means[i] = (samples * means[i] + prior * (m_value + scores[i] - m_score)) / (samples + prior)
+    for i in range(n_options):
+        if not searched[i]:
+            means[i] = UNSEARCHED
         c = options[i]
         if c < 52 and c // 4 == _R_3:
             means[i] -= params[5]
@@ -231,6 +303,23 @@ def expert_explain(G, params, means):
         return False
     expert_values(params, obs, hand, pile, options, rng, E.engine_of(G), means)
     return True
+
+
+@allocating
+def guided_entry(G, seat, n_options):
+    """guided's decision adapter (by address, as expert's): its parameters (GUIDED_PARAMS)
+    made into expert's row (value 1, greedy 0) plus the network's prior and keep."""
+    p, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    row = np.empty(8)
+    row[0], row[1], row[2], row[3] = p[0], p[1], p[2], p[3]
+    row[4], row[5], row[6], row[7] = 1.0, p[4], 0.0, p[5]
+    quick = unsearched_choice(row, obs, hand, options, rng)
+    if quick >= 0:
+        return np.int64(quick)
+    means = np.zeros(n_options)
+    guided_values(row, obs, hand, pile, options, rng, E.engine_of(G), means, p[6], int(p[7]))
+    counts = np.ones(n_options, dtype=np.int64)
+    return np.int64(_pick(means, counts, 1))
 
 
 @allocating
