@@ -239,15 +239,16 @@ BUILTINS = {
                **_FORGET}),
     "guided": (GUIDED, "expert's search guided by adept's network: the network's score of "
                        "each option counts as `prior` deals beside the search's, and with keep=K "
-                       "only its K best options are searched (strategies/expert.py)",
-               {"samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
+                       "only its K best options are searched; level with expert in classic "
+                       "play at 1/3 of its cost (~30 us a turn; docs/strategies.md)",
+               {"samples": Param(18.0, 1.0, 100_000.0, "deals of the unseen cards per decision (expert: 60)",
                                  whole=True), **_FORGET,
                 "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax (as expert's)"),
                 "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
                                                     "(as expert's)", whole=True),
                 "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping (as expert's)"),
                 "infer": Param(2.0, 0.0, 20.0, "opponent model of the calls seen (as expert's)"),
-                "prior": Param(60.0, 0.0, 100_000.0, "deals the network's estimate counts as "
+                "prior": Param(40.0, 0.0, 100_000.0, "deals the network's estimate counts as "
                                                      "(0: the search alone)"),
                 "keep": Param(0.0, 0.0, 64.0, "search only the network's best K options (0: all)",
                               whole=True)}),

@@ -1,5 +1,5 @@
 """`guided` (issue 30 §2): expert's search with adept's network as a prior and a pruner.
-Its two limits are today's players exactly: prior 0 (and keep 0) is expert's games, keep 1
+Its two limits are today's players exactly: prior 0 (and keep 0) at 60 deals is expert's games, keep 1
 is adept's; in between it plays its own."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _game(rules, spec, game=0, seed=3):
 @pytest.mark.parametrize("preset,knobs", TABLES)
 def test_without_the_network_it_is_expert(preset, knobs):
     rules = Rules.preset(preset, 4, **knobs)
-    assert _game(rules, "guided:prior=0") == _game(rules, "expert")
+    assert _game(rules, "guided:prior=0:samples=60") == _game(rules, "expert")
 
 
 @pytest.mark.parametrize("preset,knobs", TABLES)
