@@ -147,6 +147,28 @@ def _weights(*defaults) -> dict:
 #:   crates tune weights --against greedy,aggressive,partner,dump3,weights --preset classic
 #:       --players 4 --budget 300 --games-per-eval 4000 --seed 1 --out tune
 TUNED = (2.69, -12.75, -1.75, -1.5, -0.19, 1.57, -2.8, 1.64)
+#: expert's parameters (guided shares all but `value` and `greedy`)
+_EXPERT = {
+    "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision", whole=True),
+    **_FORGET,
+    "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "
+                                   "scores (0: tuned itself, deterministic)"),
+    "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
+                                        "and valued (0: to the hand's end)",
+                   whole=True),
+    "value": Param(1.0, 0.0, 1.0, "1: a cut rollout is valued by the learned "
+                                  "cutoff value (both families); 0: as it stands "
+                                  "(Crates only; Crazy Eights then plays to the "
+                                  "end)", whole=True),
+    "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
+                                         "hoards 3s, < 0 dumps them"),
+    "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
+                                   "instead of the softmax", whole=True),
+    "infer": Param(2.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
+                                   "its longest suit after a wild (a world is kept "
+                                   "with probability softmax(infer x suit lengths) "
+                                   "of the call seen; 0: every world)")}
+
 BUILTINS = {
     "random": (RANDOM, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
     "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
@@ -186,25 +208,7 @@ BUILTINS = {
                        "learned value at the cut and an opponent model of the calls seen "
                        "(strategies/expert.py); per turn about 3.5-5x the default pimc's in "
                        "Crates (~90-110 us), 1.3x in Crazy Eights; ~3,000x greedy's",
-               {"samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
-                                 whole=True), **_FORGET,
-                "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "
-                                               "scores (0: tuned itself, deterministic)"),
-                "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
-                                                    "and valued (0: to the hand's end)",
-                               whole=True),
-                "value": Param(1.0, 0.0, 1.0, "1: a cut rollout is valued by the learned "
-                                              "cutoff value (both families); 0: as it stands "
-                                              "(Crates only; Crazy Eights then plays to the "
-                                              "end)", whole=True),
-                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
-                                                     "hoards 3s, < 0 dumps them"),
-                "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
-                                               "instead of the softmax", whole=True),
-                "infer": Param(2.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
-                                               "its longest suit after a wild (a world is kept "
-                                               "with probability softmax(infer x suit lengths) "
-                                               "of the call seen; 0: every world)")}),
+               _EXPERT),
     "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
                                "player by `crates train`; a turn costs about 5x greedy's, "
                                "1/160 of pimc's (docs/strategies.md)",
@@ -241,13 +245,8 @@ BUILTINS = {
                        "each option counts as `prior` deals beside the search's, and with keep=K "
                        "only its K best options are searched; level with expert in classic "
                        "play at 1/3 of its cost (~30 us a turn; docs/strategies.md)",
-               {"samples": Param(18.0, 1.0, 100_000.0, "deals of the unseen cards per decision (expert: 60)",
-                                 whole=True), **_FORGET,
-                "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax (as expert's)"),
-                "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
-                                                    "(as expert's)", whole=True),
-                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping (as expert's)"),
-                "infer": Param(2.0, 0.0, 20.0, "opponent model of the calls seen (as expert's)"),
+               {"samples": _EXPERT["samples"]._replace(default=18.0), **_FORGET,
+                **{k: _EXPERT[k] for k in ("temp", "depth", "three", "infer")},
                 "prior": Param(40.0, 0.0, 100_000.0, "deals the network's estimate counts as "
                                                      "(0: the search alone)"),
                 "keep": Param(0.0, 0.0, 64.0, "search only the network's best K options (0: all)",
