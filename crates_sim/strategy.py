@@ -243,8 +243,8 @@ BUILTINS = {
                **_FORGET}),
     "guided": (GUIDED, "expert's search guided by adept's network: the network's score of "
                        "each option counts as `prior` deals beside the search's, and with keep=K "
-                       "only its K best options are searched; level with expert in classic "
-                       "play at 1/3 of its cost (~30 us a turn; docs/strategies.md)",
+                       "only its K best options are searched; level with expert at 1/3 of "
+                       "its cost (~30 us a turn in Crates; docs/strategies.md)",
                {"samples": _EXPERT["samples"]._replace(default=18.0), **_FORGET,
                 **{k: _EXPERT[k] for k in ("temp", "depth", "three", "infer")},
                 "prior": Param(40.0, 0.0, 100_000.0, "deals the network's estimate counts as "
