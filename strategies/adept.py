@@ -282,6 +282,21 @@ def score_options(obs, hand, pile, options, buf, table, three):
     return best
 
 
+@leaf
+def table_of(obs):
+    """The network a decision is scored by (its index in TABLES): the family, then
+    whether the seat has a partner."""
+    return 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+
+
+@leaf
+def scores_with(buf, table, n):
+    """Whether `buf` holds this version's networks with one for `table`, and n options fit
+    its scratch rows (else adept plays greedy and guided searches alone)."""
+    return not (buf.shape[0] < BUFFER_LEN or buf[1] != N_OPTION or buf[2] != N_CONTEXT
+                or buf[3] != HIDDEN or buf[4 + table] == 0.0 or n > MAX_OPTIONS)
+
+
 @kernel
 def adept_choice(params, obs, hand, pile, options, rng, buf):
     """adept's option index, with the weights and scratch of `buf` (the weights buffer;
@@ -294,9 +309,8 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     n = options.shape[0]
     if n == 1:
         return 0
-    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
-    if (buf.shape[0] < BUFFER_LEN or buf[1] != N_OPTION or buf[2] != N_CONTEXT
-            or buf[3] != HIDDEN or buf[4 + table] == 0.0 or n > MAX_OPTIONS):
+    table = table_of(obs)
+    if not scores_with(buf, table, n):
         return greedy_nb(params, obs, hand, pile, options, rng)
     best = score_options(obs, hand, pile, options, buf, table, params[2])
     temp = params[0]
@@ -452,7 +466,7 @@ def option_values(obs, hand, pile, options, three: float = 0.0):
     n = len(options)
     if phase not in (PH_PLAY, PH_COUNT, PH_AGAIN) or n < 2 or n > MAX_OPTIONS:
         return None
-    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+    table = int(table_of(obs))
     buf = weights_buffer()
     if buf[4 + table] == 0.0:
         return None

@@ -44,10 +44,7 @@ import numpy as np
 
 from crates_sim.cards import (
     FAMILY_CRATES,
-    FAMILY_EIGHTS,
     K_FAMILY,
-    O_FAMILY,
-    O_PARTNER,
     O_PER_SEAT,
     O_PHASE,
     O_PLAYERS,
@@ -65,15 +62,7 @@ from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import allocating, kernel
 from crates_sim.engine.rng_nb import next_u64, rand_unit
-from crates_sim.strategies.adept import (
-    BUFFER_LEN,
-    HIDDEN,
-    MAX_OPTIONS,
-    N_CONTEXT,
-    N_OPTION,
-    SCORES_AT,
-    score_options,
-)
+from crates_sim.strategies.adept import BUFFER_LEN, SCORES_AT, score_options, scores_with, table_of
 from crates_sim.strategies.pimc import (
     _deal_hidden,
     _pick,
@@ -197,10 +186,9 @@ def net_scores(obs, hand, pile, options, engine, scores):
     if address == 0:
         return False
     buf = float_array_at(address, BUFFER_LEN)
-    table = 2 * (1 if obs[O_FAMILY] == FAMILY_EIGHTS else 0) + (1 if obs[O_PARTNER] >= 0 else 0)
+    table = table_of(obs)
     n = options.shape[0]
-    if (buf[1] != N_OPTION or buf[2] != N_CONTEXT or buf[3] != HIDDEN or buf[4 + table] == 0.0
-            or n > MAX_OPTIONS):
+    if not scores_with(buf, table, n):
         return False
     score_options(obs, hand, pile, options, buf, table, 0.0)
     for i in range(n):
