@@ -121,7 +121,7 @@ def scaled(command: str, folder: Path) -> list[str]:
         out = [w if w != "4" or out[k - 1] not in ("--games", "-g") else "20" for k, w in enumerate(out)]
     if "precision" in given and "max_games" not in given:
         out += ["--max-games", str(SMALL["--max-games"][heavy])]
-    if "workers" in spellings and not {"workers", "scheduler"} & given:
+    if "--workers" in spellings and not {"workers", "scheduler"} & given:
         out += ["--workers", "1"]
     if name == "balance" and "skill_games" not in given:
         out += ["--skill-games", "4"]
