@@ -13,11 +13,13 @@ The network's input is two parts, so that the first layer's work on what every o
 shares is done once per decision:
 - the option's row (N_OPTION, OPTION_FEATURES): the apprentice's compact option
   features (`apprentice.option_rows` with crossed=False: the card's value and effect, 3s
-  and wilds, hits on opponents and the partner, the suit it makes current, going out ...);
+  and wilds, hits on opponents and the partner, the suit it makes current, going out ...)
+  and adept's (`extra_rows`: points, rank, the pressure its draws deal or take);
   most are 0, and the first layer skips them;
 - the decision's row (N_CONTEXT, CONTEXT_FEATURES, `context_row`): the hand, the pile,
   the phase and the count, the hand number, each other seat's hand size, side and known
-  voids, the 3s and wilds held, and where the mover stands in the totals.
+  voids, the 3s and wilds held, where the mover stands in the totals, and what each
+  seat's next pressure costs.
 
 hidden = relu(b1 + W_ctx · context + W_opt · option); score = w2 · hidden + b2.
 One network per table kind (TABLES: the family, Crates or Crazy Eights, times
@@ -36,6 +38,10 @@ from importlib import resources
 import numpy as np
 
 from crates_sim.cards import (
+    COUNT_ADD,
+    E_COUNT,
+    E_QUEEN5,
+    E_SKIP,
     FAMILY_EIGHTS,
     O_COUNT,
     O_FAMILY,
@@ -48,6 +54,7 @@ from crates_sim.cards import (
     O_RULES,
     O_SEAT,
     O_SEATS,
+    O_STOCK_N,
     OS_TOTAL,
     OS_VOID_FREE,
     OS_VOIDS,
@@ -67,15 +74,21 @@ from crates_sim.errors import CratesError
 from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
 from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
-from crates_sim.strategies.heuristic import is_opponent
-from crates_sim.view import hand_size, is_action, is_wild, seat_after
+from crates_sim.strategies.heuristic import hits, is_opponent
+from crates_sim.view import effect, hand_size, is_action, is_wild, pressure_streak, seat_after
 
 #: the option's row: the apprentice's N_BASE option features, its crossed ones as they are
 #: (the apprentice crosses them with its context; adept's hidden layer does that),
 #: then adept's own (`extra_rows`): the hand's points after the option (3-covering
-#: counted), the points it sheds, and the rank played (one-hot)
+#: counted), the points it sheds, the rank played (one-hot), and what the option does
+#: to the stock: the next pressure's cost to the side that takes one from the draws it
+#: makes others take (+ an opponent's, - my partner's: `pressure_dealt`), the cost to me
+#: of a draw on an empty stock (a draw option: `pressure_taken`), the stock after its
+#: draws. Pressures double per seat or side (5, 10, 20, ...), so late in a game a
+#: pressure is worth more than a hand: the teacher's widest margins are there.
 RANK_NAMES = "A23456789TJQK"
-EXTRA_FEATURES = ("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
+EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
+                  + ("pressure_dealt", "pressure_taken", "stock_after"))
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
@@ -85,7 +98,8 @@ CONTEXT_FEATURES = (
     "phase_play", "phase_count", "phase_again", "count", "hand_number", "last_hand",
     "options", "next1_hand", "next2_hand", "next3_hand", "next1_opp", "next2_opp",
     "next3_opp", "next1_voids", "next2_voids", "next3_voids", "threes_held", "wilds_held",
-    "standing", "hand_points",
+    "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
+    "next3_pressure", "stock_empty",
 )
 N_CONTEXT = len(CONTEXT_FEATURES)
 HIDDEN = 32
@@ -116,6 +130,10 @@ STANDING_SCALE = 100.0
 STANDING_CAP = 3.0
 #: card points per unit of the points features
 POINTS_SCALE = 100.0
+#: a pressure's cost in points per unit of the pressure features, at most PRESSURE_CAP
+PRESSURE_CAP = 10.0
+#: where the pressure and stock features sit in the option row
+PRESSURE_DEALT = N_COMPACT + 2 + len(RANK_NAMES)
 
 
 def table_kind(rules) -> int:
@@ -142,23 +160,75 @@ def hand_points(obs, held):
 
 
 @leaf
+def pressure_cost(obs, q):
+    """What seat q's next pressure costs (5 * 2**streak points), per PRESSURE_CAP units."""
+    k = min(pressure_streak(obs, q), 12)
+    return min(5.0 * (1 << k) / POINTS_SCALE, PRESSURE_CAP)
+
+
+@leaf
+def draws_made(obs, card, phase, k):
+    """How many cards playing `card` makes the seat k places after me draw, if it cannot
+    answer: a count its running total (what a 2 or an A adds included), a 5 or a 7 or a
+    classic jack one, the VCE queen of spades five (a skip draws none)."""
+    if not hits(obs, card, phase, k):
+        return 0
+    e = effect(obs, card)
+    if phase == PH_COUNT or e == E_COUNT:
+        return obs[O_COUNT] + obs[O_RULES + COUNT_ADD + card]
+    if e == E_QUEEN5:
+        return 5
+    if e == E_SKIP:
+        return 0
+    return 1
+
+
+@leaf
+def stock_rows(obs, card, phase, out, at):
+    """The option's pressure_dealt, stock_after into out[at], out[at + 2]: the draws it
+    makes the others take, in turn order, from the stock (obs[O_STOCK_N])."""
+    stock = obs[O_STOCK_N]
+    drawn = 0
+    dealt = 0.0
+    for k in range(1, obs[O_PLAYERS]):
+        d = draws_made(obs, card, phase, k)
+        if d == 0:
+            continue
+        if dealt == 0.0 and stock - drawn < d:  # this seat's draw finds the stock empty
+            q = seat_after(obs, k)
+            dealt = pressure_cost(obs, q) * (1.0 if is_opponent(obs, q) else -1.0)
+        drawn += d
+    out[at] = dealt
+    out[at + 2] = max(stock - drawn, 0) / 20.0
+
+
+@leaf
 def extra_rows(obs, hand, options, out, base, F):
     """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
     (row i at out[base + i * F]); returns the hand's points now."""
     held = card_mask(hand, 0, hand.shape[0])
     now = hand_points(obs, held)
+    phase = obs[O_PHASE]
+    stock = obs[O_STOCK_N]
     for i in range(options.shape[0]):
         at = base + i * F + N_COMPACT
         for j in range(N_OPTION - N_COMPACT):
             out[at + j] = 0.0
         c = options[i]
+        press = base + i * F + PRESSURE_DEALT
         if is_action(c):
             out[at] = now / POINTS_SCALE
+            # a draw (a count's cards, else one) from a stock that has too few
+            mine = obs[O_COUNT] if phase == PH_COUNT else 1
+            if stock < mine:
+                out[press + 1] = pressure_cost(obs, obs[O_SEAT])
+            out[press + 2] = max(stock - mine, 0) / 20.0
             continue
         after = hand_points(obs, held & ~(np.int64(1) << c))
         out[at] = after / POINTS_SCALE
         out[at + 1] = (now - after) / POINTS_SCALE
         out[at + 2 + (c >> 2)] = 1.0
+        stock_rows(obs, c, phase, out, press)
     return now
 
 
@@ -191,8 +261,9 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
         out[at + 11 + k] = hand_size(obs, q) / 8.0
         out[at + 14 + k] = 1.0 if is_opponent(obs, q) else -1.0
         base = O_SEATS + q * O_PER_SEAT
-        if obs[base + OS_VOID_FREE] == 0:
-            out[at + 17 + k] = popcount(obs[base + OS_VOIDS]) / 4.0
+        # the suits it showed it lacked, fading with the cards it has drawn since (a seat
+        # that cannot play draws, so "nothing drawn since" is rare)
+        out[at + 17 + k] = popcount(obs[base + OS_VOIDS]) / (4.0 * (1 + obs[base + OS_VOID_FREE]))
     threes = 0
     wilds = 0
     for j in range(hand.shape[0]):
@@ -219,6 +290,11 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
     s = diff / STANDING_SCALE
     out[at + 23] = min(max(s, -STANDING_CAP), STANDING_CAP)
     out[at + 24] = points / POINTS_SCALE
+    out[at + 25] = pressure_cost(obs, obs[O_SEAT])
+    for k in range(1, 4):
+        if k < players:
+            out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
+    out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
 
 
 @kernel

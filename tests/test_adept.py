@@ -198,3 +198,46 @@ def test_the_hint_shows_the_networks_scores_and_its_choice():
         assert seen == 5
     finally:
         A.set_weights(old)
+
+
+def _first_decision(preset="classic", **knobs):
+    from crates_sim.play.step import Table
+
+    table = Table(Rules.preset(preset, 4, **knobs), [None] * 4, 5, 0)
+    while table.pending_phase not in (0, 1, 2):
+        table.answer(table.pending.options[0])
+    return table.pending
+
+
+def _option_row(d, obs, card):
+    out = np.zeros(A.N_CONTEXT + A.N_OPTION)
+    A.fill_rows(obs, d.hand, d.pile, np.asarray([card], dtype=np.int64), out)
+    return dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT:])), dict(zip(A.CONTEXT_FEATURES,
+                                                                     out[:A.N_CONTEXT]))
+
+
+def test_the_pressure_features_price_the_draws_an_option_makes():
+    """A 5 on an empty stock gives the next player (an opponent) a pressure at its cost;
+    a classic 7 hits my partner across, so it counts against me; with stock to spare
+    neither does, and the stock after the draws is what is left."""
+    from crates_sim.cards import O_PER_SEAT, O_SEATS, O_STOCK_N, OS_PRESS_K
+    from crates_sim.view import seat_after
+
+    d = _first_decision()
+    obs = d.obs.copy()
+    obs[O_STOCK_N] = 0
+    nxt, mate = seat_after(obs, 1), seat_after(obs, 2)
+    obs[O_SEATS + nxt * O_PER_SEAT + OS_PRESS_K] = 3      # its next pressure: 40 points
+    obs[O_SEATS + mate * O_PER_SEAT + OS_PRESS_K] = 5     # my side's: 160 points
+    five, seven, king = 4 * 4, 6 * 4, 12 * 4              # 5, 7 and K of the first suit
+    row, ctx = _option_row(d, obs, five)
+    assert row["pressure_dealt"] == pytest.approx(0.4) and row["stock_after"] == 0.0
+    assert ctx["stock_empty"] == 1.0 and ctx["next1_pressure"] == pytest.approx(0.4)
+    assert ctx["next2_pressure"] == pytest.approx(1.6)
+    row, _ = _option_row(d, obs, seven)
+    assert row["pressure_dealt"] == pytest.approx(-1.6)
+    assert _option_row(d, obs, king)[0]["pressure_dealt"] == 0.0
+    obs[O_STOCK_N] = 5
+    row, ctx = _option_row(d, obs, five)  # three draws, from five cards
+    assert row["pressure_dealt"] == 0.0 and row["stock_after"] == pytest.approx(2 / 20)
+    assert ctx["stock_empty"] == 0.0
