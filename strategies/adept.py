@@ -75,7 +75,15 @@ from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_
 from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_opponent
-from crates_sim.view import effect, hand_size, is_action, is_wild, pressure_streak, seat_after
+from crates_sim.view import (
+    called_suit,
+    effect,
+    hand_size,
+    is_action,
+    is_wild,
+    pressure_streak,
+    seat_after,
+)
 
 #: the option's row: the apprentice's N_BASE option features, its crossed ones as they are
 #: (the apprentice crosses them with its context; adept's hidden layer does that),
@@ -85,10 +93,13 @@ from crates_sim.view import effect, hand_size, is_action, is_wild, pressure_stre
 #: makes others take (+ an opponent's, - my partner's: `pressure_dealt`), the cost to me
 #: of a draw on an empty stock (a draw option: `pressure_taken`), the stock after its
 #: draws. Pressures double per seat or side (5, 10, 20, ...), so late in a game a
-#: pressure is worth more than a hand: the teacher's widest margins are there.
+#: pressure is worth more than a hand: the teacher's widest margins are there. Then
+#: whether a tame card makes current the suit the next seat (+1 an opponent, -1 my
+#: partner), or my partner, called with its last wild (it held the most of it then).
 RANK_NAMES = "A23456789TJQK"
 EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
-                  + ("pressure_dealt", "pressure_taken", "stock_after"))
+                  + ("pressure_dealt", "pressure_taken", "stock_after", "next_called_suit",
+                     "mate_called_suit"))
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
@@ -99,7 +110,8 @@ CONTEXT_FEATURES = (
     "options", "next1_hand", "next2_hand", "next3_hand", "next1_opp", "next2_opp",
     "next3_opp", "next1_voids", "next2_voids", "next3_voids", "threes_held", "wilds_held",
     "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
-    "next3_pressure", "stock_empty",
+    "next3_pressure", "stock_empty", "next1_voids_seen", "next2_voids_seen",
+    "next3_voids_seen",
 )
 N_CONTEXT = len(CONTEXT_FEATURES)
 HIDDEN = 32
@@ -107,15 +119,23 @@ HIDDEN = 32
 TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
           "eights-partnerships")
 N_TABLES = len(TABLES)
+#: the sets of networks a process holds: `adept:net=V` plays set V. 0: the shipped
+#: networks (WEIGHTS_FILE, or $CRATES_ADEPT_WEIGHTS); 1: the first ones (issue 30's
+#: findings at scale and guided's figures were measured with them), kept as data in
+#: this version's input layout with zero weights on the inputs they did not have, so
+#: they score exactly as they did
+NET_FILES = ("adept.json", "adept-1.json")
+N_NETS = len(NET_FILES)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
-#: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] 1 when table
-#: kind t has weights; the blocks from W0; the scratch from X0 (the context row, the
+#: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] 1 when network
+#: slot t (= set * N_TABLES + table kind) has weights; the blocks from W0; the scratch from X0 (the context row, the
 #: first layer's context part, one option's hidden units, the option rows, the scores)
 FORMAT = 1.0
-W0 = 8
-X0 = W0 + N_TABLES * BLOCK
+N_SLOTS = N_NETS * N_TABLES
+W0 = 4 + N_SLOTS
+X0 = W0 + N_SLOTS * BLOCK
 MAX_OPTIONS = 64
 CTX_AT = X0
 HCTX_AT = CTX_AT + N_CONTEXT
@@ -123,7 +143,7 @@ Z_AT = HCTX_AT + HIDDEN
 ROWS_AT = Z_AT + HIDDEN
 SCORES_AT = ROWS_AT + MAX_OPTIONS * N_OPTION
 BUFFER_LEN = SCORES_AT + MAX_OPTIONS
-WEIGHTS_FILE = "adept.json"
+WEIGHTS_FILE = NET_FILES[0]
 WEIGHTS_ENV = "CRATES_ADEPT_WEIGHTS"
 #: standing: the totals' difference counted in this many points per unit, at most STANDING_CAP
 STANDING_SCALE = 100.0
@@ -229,6 +249,13 @@ def extra_rows(obs, hand, options, out, base, F):
         out[at + 1] = (now - after) / POINTS_SCALE
         out[at + 2 + (c >> 2)] = 1.0
         stock_rows(obs, c, phase, out, press)
+        if not is_wild(obs, c):
+            q1 = seat_after(obs, 1)
+            if called_suit(obs, q1) == (c & 3):
+                out[press + 3] = 1.0 if is_opponent(obs, q1) else -1.0
+            mate = obs[O_PARTNER]
+            if mate >= 0 and called_suit(obs, mate) == (c & 3):
+                out[press + 4] = 1.0
     return now
 
 
@@ -261,9 +288,12 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
         out[at + 11 + k] = hand_size(obs, q) / 8.0
         out[at + 14 + k] = 1.0 if is_opponent(obs, q) else -1.0
         base = O_SEATS + q * O_PER_SEAT
-        # the suits it showed it lacked, fading with the cards it has drawn since (a seat
-        # that cannot play draws, so "nothing drawn since" is rare)
-        out[at + 17 + k] = popcount(obs[base + OS_VOIDS]) / (4.0 * (1 + obs[base + OS_VOID_FREE]))
+        voids = popcount(obs[base + OS_VOIDS]) / 4.0
+        if obs[base + OS_VOID_FREE] == 0:
+            out[at + 17 + k] = voids
+        # the same fading with the cards it has drawn since (a seat that cannot play
+        # draws, so "nothing drawn since" is rare: the first networks had only that)
+        out[at + 29 + k] = voids / (1 + obs[base + OS_VOID_FREE])
     threes = 0
     wilds = 0
     for j in range(hand.shape[0]):
@@ -376,7 +406,8 @@ def scores_with(buf, table, n):
 @kernel
 def adept_choice(params, obs, hand, pile, options, rng, buf):
     """adept's option index, with the weights and scratch of `buf` (the weights buffer;
-    a table kind without weights: greedy). params: temp (0: the best score), forget, three."""
+    a table kind without weights: greedy). params: temp (0: the best score), forget, three,
+    net (the set of networks, NET_FILES)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announces(params[1:], rng)
@@ -386,6 +417,7 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     if n == 1:
         return 0
     table = table_of(obs)
+    table += N_TABLES * int(params[3])  # the set of networks (`net`)
     if not scores_with(buf, table, n):
         return greedy_nb(params, obs, hand, pile, options, rng)
     best = score_options(obs, hand, pile, options, buf, table, params[2])
@@ -420,9 +452,9 @@ def adept_entry(G, seat, n_options):
 _BUFFER = []
 
 
-def shipped_weights_path():
-    """The weights file shipped in the package."""
-    return resources.files("crates_sim.strategies").joinpath(WEIGHTS_FILE)
+def shipped_weights_path(net: int = 0):
+    """The weights file of set `net` shipped in the package."""
+    return resources.files("crates_sim.strategies").joinpath(NET_FILES[net])
 
 
 def empty_net() -> dict:
@@ -478,15 +510,18 @@ def write_weights(path, nets: dict, info=None) -> None:
 
 
 def weights_buffer() -> np.ndarray:
-    """This process's weights buffer (loaded once: `read_weights`; no shipped file: every
-    table kind plays greedy)."""
+    """This process's weights buffer (loaded once: `read_weights`, set 0 from
+    $CRATES_ADEPT_WEIGHTS or the shipped file, the other sets from theirs; no file: every
+    table kind of that set plays greedy)."""
     if not _BUFFER:
         buf = np.zeros(BUFFER_LEN, dtype=np.float64)
         buf[0], buf[1], buf[2], buf[3] = FORMAT, N_OPTION, N_CONTEXT, HIDDEN
         _BUFFER.append(buf)
-        path = os.environ.get(WEIGHTS_ENV) or shipped_weights_path()
-        if os.environ.get(WEIGHTS_ENV) or os.path.exists(str(path)):
-            set_weights(read_weights(path))
+        for net in range(N_NETS):
+            chosen = os.environ.get(WEIGHTS_ENV) if net == 0 else None
+            path = chosen or shipped_weights_path(net)
+            if chosen or os.path.exists(str(path)):
+                set_weights(read_weights(path), net)
     return _BUFFER[0]
 
 
@@ -495,14 +530,15 @@ def weights_address() -> int:
     return int(weights_buffer().ctypes.data)
 
 
-def set_weights(nets: dict) -> dict:
-    """Play with networks {table kind name: net dict} from now on (kinds not named keep
-    theirs; a net of None removes one: greedy). The buffer is rewritten in place, so
-    engine tables already made see them. Returns the previous networks."""
+def set_weights(nets: dict, net_set: int = 0) -> dict:
+    """Play with networks {table kind name: net dict} from now on, as set `net_set`
+    (kinds not named keep theirs; a net of None removes one: greedy). The buffer is
+    rewritten in place, so engine tables already made see them. Returns the previous
+    networks."""
     buf = weights_buffer()
-    old = current_weights()
+    old = current_weights(net_set)
     for name, net in nets.items():
-        t = TABLES.index(name)
+        t = TABLES.index(name) + N_TABLES * net_set
         at = W0 + t * BLOCK
         if net is None:
             buf[4 + t] = 0.0
@@ -513,11 +549,13 @@ def set_weights(nets: dict) -> dict:
     return old
 
 
-def current_weights() -> dict:
-    """The networks this process plays with: {table kind name: net dict or None}."""
+def current_weights(net_set: int = 0) -> dict:
+    """The networks of set `net_set` this process plays with: {table kind name: net dict
+    or None}."""
     buf = weights_buffer()
     out = {}
-    for t, name in enumerate(TABLES):
+    for kind, name in enumerate(TABLES):
+        t = kind + N_TABLES * net_set
         if buf[4 + t] == 0.0:
             out[name] = None
             continue
@@ -533,16 +571,17 @@ def current_weights() -> dict:
     return out
 
 
-def option_values(obs, hand, pile, options, three: float = 0.0):
-    """adept's score of every option of a card decision (points, higher is better: what
-    `crates play --hint adept` shows), or None where it does not score (a call, an
-    announcement, a single option, a table kind without a network)."""
+def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0):
+    """adept's score of every option of a card decision with set `net_set`'s networks
+    (points, higher is better: what `crates play --hint adept` shows), or None where it
+    does not score (a call, an announcement, a single option, a table kind without a
+    network)."""
     options = np.asarray(options, dtype=np.int64)
     phase = int(obs[O_PHASE])
     n = len(options)
     if phase not in (PH_PLAY, PH_COUNT, PH_AGAIN) or n < 2 or n > MAX_OPTIONS:
         return None
-    table = int(table_of(obs))
+    table = int(table_of(obs)) + N_TABLES * int(net_set)
     buf = weights_buffer()
     if buf[4 + table] == 0.0:
         return None

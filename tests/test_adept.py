@@ -241,3 +241,53 @@ def test_the_pressure_features_price_the_draws_an_option_makes():
     row, ctx = _option_row(d, obs, five)  # three draws, from five cards
     assert row["pressure_dealt"] == 0.0 and row["stock_after"] == pytest.approx(2 / 20)
     assert ctx["stock_empty"] == 0.0
+
+
+#: (turns, sha256 of the totals' JSON) of 12 games of seed 5 between the first networks'
+#: adept, adept:temp=3, adept, adept:three=40, recorded with the code of commit e0dffed
+#: (before the pressure inputs): adept:net=1 must keep playing those games
+FIRST_NETWORKS_GAMES = {
+    ("classic", True): (10721, "8cbbf37ecc0e1f78"),
+    ("classic", False): (11095, "10e7f7c3abce766b"),
+    ("crazy-eights", None): (7586, "413751d0696ae92d"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(FIRST_NETWORKS_GAMES, key=str))
+def test_net_1_plays_the_first_networks_games(table):
+    import hashlib
+
+    preset, partnerships = table
+    knobs = {} if partnerships is None else {"partnerships": partnerships}
+    specs = ["adept:net=1", "adept:temp=3:net=1", "adept:net=1", "adept:three=40:net=1"]
+    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
+                    n_games=12, detail="games")
+    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+    assert (res.turns, digest) == FIRST_NETWORKS_GAMES[table]
+    shipped = run_games(Rules.preset(preset, 4, **knobs), ["adept"] * 4, seed=5, game_start=0,
+                        n_games=12, detail="games")
+    first = run_games(Rules.preset(preset, 4, **knobs), ["adept:net=1"] * 4, seed=5,
+                      game_start=0, n_games=12, detail="games")
+    assert shipped.games["total"].tolist() != first.games["total"].tolist()
+
+
+def test_the_called_suit_features_see_the_calls_of_last_wilds():
+    """A tame card of the suit the next seat (an opponent) called with its last wild is
+    +1 on next_called_suit; of the suit my partner called, 1 on mate_called_suit; a card
+    of another suit, and a wild, 0."""
+    from crates_sim.cards import O_PARTNER, O_PER_SEAT, O_SEATS, OS_CALLED
+    from crates_sim.view import seat_after
+
+    d = _first_decision()
+    obs = d.obs.copy()
+    nxt, mate = seat_after(obs, 1), int(obs[O_PARTNER])
+    obs[O_SEATS + nxt * O_PER_SEAT + OS_CALLED] = 1 + 0    # the first suit
+    obs[O_SEATS + mate * O_PER_SEAT + OS_CALLED] = 1 + 1   # the second
+    king0, king1, king2, eight0 = 12 * 4, 12 * 4 + 1, 12 * 4 + 2, 7 * 4
+    row, _ = _option_row(d, obs, king0)
+    assert (row["next_called_suit"], row["mate_called_suit"]) == (1.0, 0.0)
+    row, _ = _option_row(d, obs, king1)
+    assert (row["next_called_suit"], row["mate_called_suit"]) == (0.0, 1.0)
+    for card in (king2, eight0):
+        row, _ = _option_row(d, obs, card)
+        assert (row["next_called_suit"], row["mate_called_suit"]) == (0.0, 0.0)

@@ -250,7 +250,8 @@ class Table:
 
             d = self.pending
             _ids, params = resolve([spec])
-            scores = option_values(d.obs, d.hand, d.pile, d.options, params[0][2])
+            scores = option_values(d.obs, d.hand, d.pile, d.options, params[0][2],
+                                    int(params[0][3]))
             return None if scores is None else dict(zip(d.options, scores.tolist(), strict=True))
         if self.pending is None or name not in ("pimc", "expert"):
             return None
