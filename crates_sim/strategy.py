@@ -217,8 +217,8 @@ BUILTINS = {
                     **_FORGET}),
     "adept": (ADEPT, "a small neural network (32 hidden units) that scores every option from "
                      "the seat's view, trained on expert's values (`crates train --player "
-                     "adept`); against expert: level in classic individual play, -3.7 points in "
-                     "crazy-eights, -22 in partnerships; 0.3-0.5 us a turn, 1/200 of "
+                     "adept`); against expert: -1.8 points in classic individual play, -4.1 in "
+                     "partnerships, -4.5 in crazy-eights; 0.4-0.6 us a turn, 1/100-1/150 of "
                      "expert's (docs/strategies.md)",
               {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                               "score; > 0: samples from its stream)"),

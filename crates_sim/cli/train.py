@@ -91,7 +91,7 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app-dask
       cp train/app/apprentice.json strategies/apprentice.json  ship them
-      crates train --player adept --rounds 2 --games 6000 --sample 0.5 --out train/adept
+      crates train --player adept --rounds 3 --games 6000 --sample 0.5 --out train/adept
           (adept's shipped networks: docs/strategies.md)
       crates train --player adept --preset crazy-eights --games 400 --out train/ad8
 
