@@ -212,8 +212,8 @@ def _first_decision(preset="classic", **knobs):
 def _option_row(d, obs, card):
     out = np.zeros(A.N_CONTEXT + A.N_OPTION)
     A.fill_rows(obs, d.hand, d.pile, np.asarray([card], dtype=np.int64), out)
-    return dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT:])), dict(zip(A.CONTEXT_FEATURES,
-                                                                     out[:A.N_CONTEXT]))
+    row = dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT:], strict=True))
+    return row, dict(zip(A.CONTEXT_FEATURES, out[:A.N_CONTEXT], strict=True))
 
 
 def test_the_pressure_features_price_the_draws_an_option_makes():
