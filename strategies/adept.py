@@ -130,8 +130,9 @@ N_NETS = len(NET_FILES)
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
 #: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] 1 when network
-#: slot t (= set * N_TABLES + table kind) has weights; the blocks from W0; the scratch from X0 (the context row, the
-#: first layer's context part, one option's hidden units, the option rows, the scores)
+#: slot t (= set * N_TABLES + table kind) has weights; the blocks from W0; the scratch
+#: from X0 (the context row, the first layer's context part, one option's hidden units,
+#: the option rows, the scores)
 FORMAT = 1.0
 N_SLOTS = N_NETS * N_TABLES
 W0 = 4 + N_SLOTS
@@ -150,7 +151,7 @@ STANDING_SCALE = 100.0
 STANDING_CAP = 3.0
 #: card points per unit of the points features
 POINTS_SCALE = 100.0
-#: a pressure's cost in points per unit of the pressure features, at most PRESSURE_CAP
+#: the pressure features count a pressure's cost in POINTS_SCALE points, at most this
 PRESSURE_CAP = 10.0
 #: where the pressure and stock features sit in the option row
 PRESSURE_DEALT = N_COMPACT + 2 + len(RANK_NAMES)
@@ -181,7 +182,8 @@ def hand_points(obs, held):
 
 @leaf
 def pressure_cost(obs, q):
-    """What seat q's next pressure costs (5 * 2**streak points), per PRESSURE_CAP units."""
+    """What seat q's next pressure costs (5 * 2**streak points), in POINTS_SCALE points,
+    at most PRESSURE_CAP."""
     k = min(pressure_streak(obs, q), 12)
     return min(5.0 * (1 << k) / POINTS_SCALE, PRESSURE_CAP)
 
