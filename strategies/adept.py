@@ -114,7 +114,9 @@ CONTEXT_FEATURES = (
     "next3_voids_seen",
 )
 N_CONTEXT = len(CONTEXT_FEATURES)
-HIDDEN = 32
+#: the most hidden units a network may have (its block's width in the buffer); a network
+#: with fewer (the first networks: 32) uses the first ones and costs that much less
+HIDDEN = 64
 #: the table kinds, each with a network of its own: index = 2 * family + partnerships
 TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
           "eights-partnerships")
@@ -127,13 +129,14 @@ N_TABLES = len(TABLES)
 NET_FILES = ("adept.json", "adept-1.json")
 N_NETS = len(NET_FILES)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
-#: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2
+#: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
-#: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] 1 when network
-#: slot t (= set * N_TABLES + table kind) has weights; the blocks from W0; the scratch
+#: the buffer: [0] format, [1] N_OPTION, [2] N_CONTEXT, [3] HIDDEN, [4 + t] the hidden
+#: units network slot t (= set * N_TABLES + table kind) uses, 0 when it has no weights;
+#: the blocks from W0; the scratch
 #: from X0 (the context row, the first layer's context part, one option's hidden units,
 #: the option rows, the scores)
-FORMAT = 1.0
+FORMAT = 2.0
 N_SLOTS = N_NETS * N_TABLES
 W0 = 4 + N_SLOTS
 X0 = W0 + N_SLOTS * BLOCK
@@ -349,35 +352,36 @@ def score_options(obs, hand, pile, options, buf, table, three):
     points = extra_rows(obs, hand, options, buf, ROWS_AT, N_OPTION)
     context_row(obs, hand, options, c0, c1, c2, c3, c4, points, buf, CTX_AT)
     wb = W0 + table * BLOCK
+    width = int(buf[4 + table])  # the units this network uses (the others are 0)
     w_opt = wb
     w_ctx = w_opt + N_OPTION * HIDDEN
     b1 = w_ctx + N_CONTEXT * HIDDEN
     w2 = b1 + HIDDEN
     b2 = w2 + HIDDEN
     # the first layer's part that every option shares, once
-    for h in range(HIDDEN):
+    for h in range(width):
         buf[HCTX_AT + h] = buf[b1 + h]
     for j in range(N_CONTEXT):
         x = buf[CTX_AT + j]
         if x != 0.0:
             row = w_ctx + j * HIDDEN
-            for h in range(HIDDEN):
+            for h in range(width):
                 buf[HCTX_AT + h] += x * buf[row + h]
     best = 0
     best_score = -1.0e300
     for i in range(n):
         at = ROWS_AT + i * N_OPTION
         # the hidden units: the shared part plus the option's non-zero features (most are 0)
-        for h in range(HIDDEN):
+        for h in range(width):
             buf[Z_AT + h] = buf[HCTX_AT + h]
         for j in range(N_OPTION):
             x = buf[at + j]
             if x != 0.0:
                 row = w_opt + j * HIDDEN
-                for h in range(HIDDEN):
+                for h in range(width):
                     buf[Z_AT + h] += x * buf[row + h]
         s = buf[b2]
-        for h in range(HIDDEN):
+        for h in range(width):
             z = buf[Z_AT + h]
             if z > 0.0:
                 s += z * buf[w2 + h]
@@ -459,48 +463,94 @@ def shipped_weights_path(net: int = 0):
     return resources.files("crates_sim.strategies").joinpath(NET_FILES[net])
 
 
-def empty_net() -> dict:
+def empty_net(width: int = 32) -> dict:
     """A network of zeros (it scores every option alike: the first legal option)."""
-    return {"w_opt": np.zeros((N_OPTION, HIDDEN)), "w_ctx": np.zeros((N_CONTEXT, HIDDEN)),
-            "b1": np.zeros(HIDDEN), "w2": np.zeros(HIDDEN), "b2": np.zeros(1)}
+    return {"w_opt": np.zeros((N_OPTION, width)), "w_ctx": np.zeros((N_CONTEXT, width)),
+            "b1": np.zeros(width), "w2": np.zeros(width), "b2": np.zeros(1)}
+
+
+def net_width(net: dict) -> int:
+    """A network's hidden units."""
+    return int(np.asarray(net["w2"]).shape[0])
 
 
 def pack(net: dict) -> np.ndarray:
-    """One network as its BLOCK of the buffer."""
-    return np.concatenate([np.asarray(net["w_opt"], dtype=np.float64).ravel(),
-                           np.asarray(net["w_ctx"], dtype=np.float64).ravel(),
-                           np.asarray(net["b1"], dtype=np.float64).ravel(),
-                           np.asarray(net["w2"], dtype=np.float64).ravel(),
-                           np.asarray(net["b2"], dtype=np.float64).ravel()])
+    """One network as its BLOCK of the buffer (its units first, the rest of HIDDEN 0)."""
+    width = net_width(net)
+    shapes = {"w_opt": (N_OPTION, width), "w_ctx": (N_CONTEXT, width), "b1": (width,),
+              "w2": (width,), "b2": (1,)}
+    if not 0 < width <= HIDDEN or any(np.shape(net[k]) != shape for k, shape in shapes.items()):
+        raise ValueError(f"a network of {width} hidden units must have the shapes {shapes} "
+                         f"(at most {HIDDEN} units)")
+    parts = []
+    for key in ("w_opt", "w_ctx", "b1", "w2", "b2"):
+        a = np.asarray(net[key], dtype=np.float64)
+        if key != "b2":
+            a = np.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, HIDDEN - width)])
+        parts.append(a.ravel())
+    return np.concatenate(parts)
+
+
+def unpack(block: np.ndarray, width: int) -> dict:
+    """The network of `width` units that `pack` wrote into `block`."""
+    net = {}
+    i = 0
+    for key, shape in (("w_opt", (N_OPTION, HIDDEN)), ("w_ctx", (N_CONTEXT, HIDDEN)),
+                       ("b1", (HIDDEN,)), ("w2", (HIDDEN,)), ("b2", (1,))):
+        size = int(np.prod(shape))
+        a = block[i:i + size].reshape(shape)
+        net[key] = (a if key == "b2" else a[..., :width]).copy()
+        i += size
+    return net
+
+
+def ensemble(*nets: dict) -> dict:
+    """One network that scores the mean of these networks' scores (their hidden units side
+    by side, each output weight divided by their number): an ensemble at one network's
+    cost per unit."""
+    k = len(nets)
+    return {"w_opt": np.hstack([n["w_opt"] for n in nets]),
+            "w_ctx": np.hstack([n["w_ctx"] for n in nets]),
+            "b1": np.concatenate([n["b1"] for n in nets]),
+            "w2": np.concatenate([np.asarray(n["w2"]) / k for n in nets]),
+            "b2": np.asarray([sum(float(np.asarray(n["b2"])[0]) for n in nets) / k])}
 
 
 def read_weights(path=None) -> dict:
     """The networks in a weights file (default: $CRATES_ADEPT_WEIGHTS, else the shipped
     one): {table kind name: net dict}. JSON {"option_features": [names],
     "context_features": [names], "hidden": H, "tables": {name: {"w_opt": [[..]], "w_ctx":
-    [[..]], "b1": [..], "w2": [..], "b2": [..]}}, ...}."""
+    [[..]], "b1": [..], "w2": [..], "b2": [..]}}, ...}; H (at most HIDDEN) is the widest
+    network's hidden units, each network's own is its arrays'."""
     path = path or os.environ.get(WEIGHTS_ENV) or shipped_weights_path()
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
         shape_ok = (list(data["option_features"]) == list(OPTION_FEATURES)
                     and list(data["context_features"]) == list(CONTEXT_FEATURES)
-                    and int(data["hidden"]) == HIDDEN)
+                    and 0 < int(data["hidden"]) <= HIDDEN)
         nets = {name: {k: np.asarray(v, dtype=np.float64) for k, v in net.items()}
                 for name, net in data["tables"].items()}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CratesError(f"adept weights {path}: cannot read them ({exc})") from None
-    if not shape_ok or any(name not in TABLES for name in nets) or any(
-            pack(net).shape != (BLOCK,) for net in nets.values()):
+    if not shape_ok or any(name not in TABLES for name in nets) or not all(
+            _packs(net) and net_width(net) <= int(data["hidden"]) for net in nets.values()):
         raise CratesError(f"adept weights {path}: made for another network (features or "
                           f"hidden units differ from this version's)")
     return nets
 
 
+def _packs(net) -> bool:
+    try:
+        return pack(net).shape == (BLOCK,)
+    except (ValueError, KeyError):
+        return False
+
+
 def write_weights(path, nets: dict, info=None) -> None:
     """Write networks {table kind name: net dict} and `info` (how they were made)."""
     data = {"option_features": list(OPTION_FEATURES), "context_features": list(CONTEXT_FEATURES),
-            "hidden": HIDDEN,
+            "hidden": max(net_width(net) for net in nets.values()),
             "tables": {name: {k: np.round(np.asarray(v, dtype=np.float64), 5).tolist()
                               for k, v in net.items()} for name, net in nets.items()},
             **(info or {})}
@@ -547,7 +597,7 @@ def set_weights(nets: dict, net_set: int = 0) -> dict:
             buf[at:at + BLOCK] = 0.0
         else:
             buf[at:at + BLOCK] = pack(net)
-            buf[4 + t] = 1.0
+            buf[4 + t] = net_width(net)
     return old
 
 
@@ -561,15 +611,7 @@ def current_weights(net_set: int = 0) -> dict:
         if buf[4 + t] == 0.0:
             out[name] = None
             continue
-        b = buf[W0 + t * BLOCK:W0 + (t + 1) * BLOCK].copy()
-        i = 0
-        net = {}
-        for key, shape in (("w_opt", (N_OPTION, HIDDEN)), ("w_ctx", (N_CONTEXT, HIDDEN)),
-                           ("b1", (HIDDEN,)), ("w2", (HIDDEN,)), ("b2", (1,))):
-            size = int(np.prod(shape))
-            net[key] = b[i:i + size].reshape(shape)
-            i += size
-        out[name] = net
+        out[name] = unpack(buf[W0 + t * BLOCK:W0 + (t + 1) * BLOCK], int(buf[4 + t]))
     return out
 
 

@@ -20,9 +20,9 @@ from crates_sim.strategies import adept as A
 
 def _random_net(seed):
     rng = np.random.default_rng(seed)
-    return {"w_opt": rng.normal(0, 0.5, (A.N_OPTION, A.HIDDEN)),
-            "w_ctx": rng.normal(0, 0.5, (A.N_CONTEXT, A.HIDDEN)),
-            "b1": rng.normal(0, 0.2, A.HIDDEN), "w2": rng.normal(0, 1, A.HIDDEN),
+    return {"w_opt": rng.normal(0, 0.5, (A.N_OPTION, 32)),
+            "w_ctx": rng.normal(0, 0.5, (A.N_CONTEXT, 32)),
+            "b1": rng.normal(0, 0.2, 32), "w2": rng.normal(0, 1, 32),
             "b2": np.zeros(1)}
 
 
@@ -69,6 +69,51 @@ def test_kernel_and_numpy_agree_on_a_live_decision():
         assert checked >= 5
     finally:
         A.set_weights(old)
+
+
+def test_an_ensemble_scores_the_mean_of_its_members():
+    """`ensemble` puts networks side by side (here 32 + 32 = 64 units, the buffer's most):
+    the kernel's scores are the mean of the members' numpy scores, and a narrower member
+    packed alone scores as it did."""
+    from crates_sim.play.step import Table
+
+    a, b = _random_net(3), _random_net(4)
+    both = A.ensemble(a, b)
+    assert A.net_width(both) == 64 == A.HIDDEN
+    rules = Rules.preset("classic", 4)
+
+    def forward(net, rows, ctx):
+        pre = rows @ net["w_opt"] + ctx @ net["w_ctx"] + net["b1"]
+        return np.maximum(pre, 0) @ net["w2"] + net["b2"][0]
+
+    old = A.set_weights({"crates-partnerships": both})
+    try:
+        table = Table(rules, [None] * 4, 6, 0)
+        checked = 0
+        while not table.over and checked < 10:
+            d = table.pending
+            options = np.asarray(d.options, dtype=np.int64)
+            if table.pending_phase in (0, 1, 2) and len(options) >= 2:
+                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+                A.fill_rows(d.obs, d.hand, d.pile, options, out)
+                ctx = out[:A.N_CONTEXT][None, :]
+                rows = out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION)
+                want = (forward(a, rows, ctx) + forward(b, rows, ctx)) / 2
+                got = A.option_values(d.obs, d.hand, d.pile, options)
+                assert np.allclose(got, want), (got, want)
+                A.set_weights({"crates-partnerships": a})
+                assert np.allclose(A.option_values(d.obs, d.hand, d.pile, options),
+                                   forward(a, rows, ctx))
+                A.set_weights({"crates-partnerships": both})
+                checked += 1
+            table.answer(d.options[0])
+        assert checked >= 5
+        back = A.current_weights()["crates-partnerships"]
+        assert all(np.array_equal(back[k], both[k]) for k in both)
+    finally:
+        A.set_weights(old)
+    with pytest.raises(ValueError, match="at most 64"):
+        A.pack(A.ensemble(both, a))
 
 
 def test_a_table_kind_without_a_network_plays_greedy():

@@ -47,6 +47,8 @@ from ..errors import CratesError
 #: games per block (one task, one data file)
 BLOCK_GAMES = 8
 HOLDOUT = 10
+#: the hidden units of a network fitted from nothing (adept.HIDDEN is the most it plays)
+FIT_HIDDEN = 32
 #: the phases of a card decision (cards.PH_PLAY, PH_COUNT, PH_AGAIN)
 CARD_PHASES = (0, 1, 2)
 
@@ -218,13 +220,14 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
     the net dict (`adept` layout). net: the start (default: small random weights)."""
     from ..strategies import adept
 
-    H = hidden or adept.HIDDEN
+    H = hidden or FIT_HIDDEN
     rng = np.random.default_rng(seed)
     if net is None:
         net = {"w_opt": rng.normal(0, 1 / np.sqrt(adept.N_OPTION), (adept.N_OPTION, H)),
                "w_ctx": rng.normal(0, 1 / np.sqrt(adept.N_CONTEXT), (adept.N_CONTEXT, H)),
                "b1": np.full(H, 0.1), "w2": rng.normal(0, 1 / np.sqrt(H), H), "b2": np.zeros(1)}
     net = {k: np.asarray(v, dtype=np.float64).copy() for k, v in net.items()}
+    H = adept.net_width(net)
     n = len(data)
     if n == 0:
         return net
