@@ -225,9 +225,10 @@ BUILTINS = {
                **_FORGET,
                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                                     "hoards 3s, < 0 dumps them"),
-               "net": Param(0.0, 0.0, 1.0, "which networks: 0 the shipped ones, 1 the first "
+               "net": Param(0.0, 0.0, 2.0, "which networks: 0 the shipped ones, 1 the first "
                                            "(issue 30's findings at scale were measured with "
-                                           "them)", whole=True)}),
+                                           "them), 2 the second (the pressure inputs, one "
+                                           "network)", whole=True)}),
     "thumb": (THUMB, "greedy plus rules of thumb drawn from expert's choices (keep wilds "
                      "unless an opponent is on one card; a 6 you can follow first; stay in "
                      "suit on ties; hit=1 adds one that does not pay), each switchable (0/1); "

@@ -63,6 +63,8 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
     PH_PLAY,
+    RANK0_CARDS,
+    SUIT0_CARDS,
 )
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
@@ -95,11 +97,13 @@ from crates_sim.view import (
 #: draws. Pressures double per seat or side (5, 10, 20, ...), so late in a game a
 #: pressure is worth more than a hand: the teacher's widest margins are there. Then
 #: whether a tame card makes current the suit the next seat (+1 an opponent, -1 my
-#: partner), or my partner, called with its last wild (it held the most of it then).
+#: partner), or my partner, called with its last wild (it held the most of it then). Last,
+#: the chance that the next seat holds nothing to answer the card (`stuck_chance`: +, an
+#: opponent; -, my partner), from the cards it could answer with that nobody has shown.
 RANK_NAMES = "A23456789TJQK"
 EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
                   + ("pressure_dealt", "pressure_taken", "stock_after", "next_called_suit",
-                     "mate_called_suit"))
+                     "mate_called_suit", "next_stuck"))
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
@@ -111,12 +115,15 @@ CONTEXT_FEATURES = (
     "next3_opp", "next1_voids", "next2_voids", "next3_voids", "threes_held", "wilds_held",
     "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
     "next3_pressure", "stock_empty", "next1_voids_seen", "next2_voids_seen",
-    "next3_voids_seen",
+    "next3_voids_seen", "wilds_unseen",
 )
 N_CONTEXT = len(CONTEXT_FEATURES)
 #: the most hidden units a network may have (its block's width in the buffer); a network
 #: with fewer (the first networks: 32) uses the first ones and costs that much less
 HIDDEN = 64
+#: the hidden units of a network `crates train` fits from nothing (`--members K` plays K
+#: such networks side by side: `ensemble`)
+FIT_WIDTH = 32
 #: the table kinds, each with a network of its own: index = 2 * family + partnerships
 TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
           "eights-partnerships")
@@ -126,7 +133,7 @@ N_TABLES = len(TABLES)
 #: findings at scale and guided's figures were measured with them), kept as data in
 #: this version's input layout with zero weights on the inputs they did not have, so
 #: they score exactly as they did
-NET_FILES = ("adept.json", "adept-1.json")
+NET_FILES = ("adept.json", "adept-1.json", "adept-2.json")
 N_NETS = len(NET_FILES)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -158,6 +165,8 @@ POINTS_SCALE = 100.0
 PRESSURE_CAP = 10.0
 #: where the pressure and stock features sit in the option row
 PRESSURE_DEALT = N_COMPACT + 2 + len(RANK_NAMES)
+#: every card of the deck, as a mask
+DECK_CARDS = (np.int64(1) << 52) - 1
 
 
 def table_kind(rules) -> int:
@@ -228,13 +237,69 @@ def stock_rows(obs, card, phase, out, at):
 
 
 @leaf
-def extra_rows(obs, hand, options, out, base, F):
+def wild_cards(obs):
+    """The mask of the deck's wild cards (the rules make a rank wild)."""
+    wild = np.int64(0)
+    for r in range(13):
+        if is_wild(obs, r * 4):
+            wild |= RANK0_CARDS << (4 * r)
+    return wild
+
+
+@leaf
+def unseen_cards(held, pile):
+    """The cards nobody has shown me: not in my hand (the mask `held`) or the pile (they
+    are in the stock or another hand)."""
+    return DECK_CARDS & ~held & ~card_mask(pile, 0, pile.shape[0])
+
+
+@leaf
+def called_after(held, card):
+    """The suit a wild `card` calls (greedy's call: the suit held most after it, ties the
+    lowest)."""
+    rest = held & ~(np.int64(1) << card)
+    best = 0
+    for s in range(1, 4):
+        if popcount(rest & (SUIT0_CARDS << s)) > popcount(rest & (SUIT0_CARDS << best)):
+            best = s
+    return best
+
+
+@leaf
+def stuck_chance(obs, card, phase, unseen, wild, new_suit):
+    """The chance that the next seat holds no card that answers `card` (which makes
+    new_suit current; in a count, or a count card: another count card) if each of its
+    cards were drawn at random from the `unseen` ones; a suit it showed void in with
+    nothing drawn since counts as none of its cards."""
+    n_unseen = popcount(unseen)
+    if n_unseen == 0:
+        return 0.0
+    q = seat_after(obs, 1)
+    if phase == PH_COUNT or effect(obs, card) == E_COUNT:
+        answers = np.int64(0)
+        for d in range(52):
+            if obs[O_RULES + COUNT_ADD + d] > 0:
+                answers |= np.int64(1) << d
+    else:
+        answers = wild | (RANK0_CARDS << (4 * (card >> 2)))
+        base = O_SEATS + q * O_PER_SEAT
+        if not (((obs[base + OS_VOIDS] >> new_suit) & 1) != 0 and obs[base + OS_VOID_FREE] == 0):
+            answers |= SUIT0_CARDS << new_suit
+    share = popcount(unseen & answers) / n_unseen
+    return (1.0 - share) ** hand_size(obs, q)
+
+
+@leaf
+def extra_rows(obs, hand, pile, options, out, base, F):
     """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
     (row i at out[base + i * F]); returns the hand's points now."""
     held = card_mask(hand, 0, hand.shape[0])
     now = hand_points(obs, held)
     phase = obs[O_PHASE]
     stock = obs[O_STOCK_N]
+    wild = wild_cards(obs)
+    unseen = unseen_cards(held, pile)
+    side = 1.0 if is_opponent(obs, seat_after(obs, 1)) else -1.0
     for i in range(options.shape[0]):
         at = base + i * F + N_COMPACT
         for j in range(N_OPTION - N_COMPACT):
@@ -254,6 +319,8 @@ def extra_rows(obs, hand, options, out, base, F):
         out[at + 1] = (now - after) / POINTS_SCALE
         out[at + 2 + (c >> 2)] = 1.0
         stock_rows(obs, c, phase, out, press)
+        new_suit = called_after(held, c) if is_wild(obs, c) else c & 3
+        out[press + 5] = side * stuck_chance(obs, c, phase, unseen, wild, new_suit)
         if not is_wild(obs, c):
             q1 = seat_after(obs, 1)
             if called_suit(obs, q1) == (c & 3):
@@ -265,7 +332,7 @@ def extra_rows(obs, hand, options, out, base, F):
 
 
 @leaf
-def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
+def context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, out, at):
     """The N_CONTEXT features of the decision (CONTEXT_FEATURES) into out[at:]; c0..c4
     are the five context scalars that `option_rows` returned, points the hand's points
     (`extra_rows`)."""
@@ -330,6 +397,10 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, at):
         if k < players:
             out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
     out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
+    # the share of the deck's wilds nobody has shown (in the stock or another hand)
+    wild = wild_cards(obs)
+    unseen = unseen_cards(card_mask(hand, 0, hand.shape[0]), pile)
+    out[at + 33] = popcount(unseen & wild) / max(popcount(wild), 1)
 
 
 @kernel
@@ -338,8 +409,8 @@ def fill_rows(obs, hand, pile, options, out):
     i's row into out[N_CONTEXT + i * N_OPTION:], exactly as the kernel sees them."""
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION,
                                      False)
-    points = extra_rows(obs, hand, options, out, N_CONTEXT, N_OPTION)
-    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, out, 0)
+    points = extra_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION)
+    context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, out, 0)
 
 
 # ================================================================ the decision
@@ -349,8 +420,8 @@ def score_options(obs, hand, pile, options, buf, table, three):
     n = options.shape[0]
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION,
                                      False)
-    points = extra_rows(obs, hand, options, buf, ROWS_AT, N_OPTION)
-    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, buf, CTX_AT)
+    points = extra_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION)
+    context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, buf, CTX_AT)
     wb = W0 + table * BLOCK
     width = int(buf[4 + table])  # the units this network uses (the others are 0)
     w_opt = wb

@@ -298,6 +298,28 @@ FIRST_NETWORKS_GAMES = {
 }
 
 
+#: the same games of the second networks (one network a table, before the card-counting
+#: inputs), recorded with the code of commit 111c0ed, when they shipped: adept:net=2
+SECOND_NETWORKS_GAMES = {
+    ("classic", True): (11065, "b5aa369384f789a3"),
+    ("classic", False): (11004, "0014f6efed7667da"),
+    ("crazy-eights", None): (6745, "082da2c47004c595"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(SECOND_NETWORKS_GAMES, key=str))
+def test_net_2_plays_the_second_networks_games(table):
+    import hashlib
+
+    preset, partnerships = table
+    knobs = {} if partnerships is None else {"partnerships": partnerships}
+    specs = ["adept:net=2", "adept:temp=3:net=2", "adept:net=2", "adept:three=40:net=2"]
+    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
+                    n_games=12, detail="games")
+    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+    assert (res.turns, digest) == SECOND_NETWORKS_GAMES[table]
+
+
 @pytest.mark.parametrize("table", sorted(FIRST_NETWORKS_GAMES, key=str))
 def test_net_1_plays_the_first_networks_games(table):
     import hashlib
@@ -336,3 +358,70 @@ def test_the_called_suit_features_see_the_calls_of_last_wilds():
     for card in (king2, eight0):
         row, _ = _option_row(d, obs, card)
         assert (row["next_called_suit"], row["mate_called_suit"]) == (0.0, 0.0)
+
+
+def test_the_card_counting_features_count_what_nobody_has_shown():
+    """wilds_unseen and next_stuck, recomputed in plain Python from the view on live
+    decisions: the unseen cards are those not in my hand or the pile; the next seat is
+    stuck on a tame card if it holds no card of the card's suit (unless it showed a void
+    there), of its rank, or wild, each of its cards drawn from the unseen ones."""
+    from crates_sim.cards import E_COUNT, O_PER_SEAT, O_SEATS, OS_VOID_FREE, OS_VOIDS
+    from crates_sim.play.step import Table
+    from crates_sim.strategies.heuristic import is_opponent
+    from crates_sim.view import effect, hand_size, is_wild, seat_after
+
+    checked = 0
+    for preset, knobs in (("classic", {"partnerships": True}), ("crazy-eights", {})):
+        table = Table(Rules.preset(preset, 4, **knobs), [None] * 4, 8, 0)
+        while not table.over:
+            d = table.pending
+            options = np.asarray(d.options, dtype=np.int64)
+            if table.pending_phase == 0 and len(options) >= 2:
+                obs = d.obs
+                unseen = set(range(52)) - set(d.hand.tolist()) - set(d.pile.tolist())
+                wilds = {c for c in range(52) if is_wild(obs, c)}
+                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+                A.fill_rows(obs, d.hand, d.pile, options, out)
+                ctx = dict(zip(A.CONTEXT_FEATURES, out[:A.N_CONTEXT], strict=True))
+                assert ctx["wilds_unseen"] == pytest.approx(len(unseen & wilds) / len(wilds))
+                q = seat_after(obs, 1)
+                side = 1.0 if is_opponent(obs, q) else -1.0
+                at = O_SEATS + q * O_PER_SEAT
+                for i, c in enumerate(options.tolist()):
+                    if c >= 52 or is_wild(obs, c) or effect(obs, c) == E_COUNT:
+                        continue  # draws, wilds (the call decides the suit), counts
+                    void = (obs[at + OS_VOIDS] >> (c % 4)) & 1 and obs[at + OS_VOID_FREE] == 0
+                    answers = {x for x in unseen if x in wilds or x // 4 == c // 4
+                               or (x % 4 == c % 4 and not void)}
+                    want = side * (1 - len(answers) / len(unseen)) ** hand_size(obs, q)
+                    row = out[A.N_CONTEXT + i * A.N_OPTION:][:A.N_OPTION]
+                    assert row[A.OPTION_FEATURES.index("next_stuck")] == pytest.approx(want)
+                    checked += 1
+            table.answer(d.options[0])
+    assert checked >= 100
+
+
+def test_crates_train_members_averages_independent_runs(tmp_path):
+    """--members 2: member M is the run --seed SEED+M makes, and OUT/adept.json scores the
+    mean of the members' networks."""
+    def args(out, *more):
+        return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
+                "pimc:samples=4:depth=4", "--games", "16", "--rounds", "1", "--epochs", "2",
+                "--workers", "1", "-q", "--out", str(out), *more]
+
+    runner = CliRunner()
+    res = runner.invoke(cli, args(tmp_path / "m", "--members", "2", "--seed", "3"))
+    assert res.exit_code == 0, res.output
+    assert "member 1:" in res.output
+    alone = runner.invoke(cli, args(tmp_path / "s", "--seed", "4"))
+    assert alone.exit_code == 0, alone.output
+    name = "eights-individual"
+    member = A.read_weights(tmp_path / "m" / "member-1" / "adept.json")[name]
+    assert all(np.array_equal(member[k], A.read_weights(tmp_path / "s" / "adept.json")[name][k])
+               for k in member)
+    both = A.read_weights(tmp_path / "m" / "adept.json")[name]
+    first = A.read_weights(tmp_path / "m" / "member-0" / "adept.json")[name]
+    assert A.net_width(both) == 2 * A.FIT_WIDTH
+    assert np.allclose(both["w2"], np.concatenate([first["w2"], member["w2"]]) / 2, atol=1e-5)
+    wrong = runner.invoke(cli, ["train", "--members", "2", "--out", str(tmp_path / "x")])
+    assert wrong.exit_code == 2 and "--player adept" in wrong.output

@@ -58,6 +58,12 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
                    "expert teacher).")
 @click.option("--epochs", default=12, show_default=True, type=int,
               help="adept: passes of the fit over the data each round.")
+@click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
+              help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
+                   "their networks averaged into OUT/adept.json.")
+@click.option("--lr-end", type=click.FloatRange(0, min_open=True), default=None,
+              help="adept: the fit's step size falls from 0.003 to this over each round's "
+                   "epochs (cosine; default: it stays 0.003).")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -68,7 +74,7 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, eval_games, seed, out, overwrite, workers, scheduler, quiet):
+          epochs, members, lr_end, eval_games, seed, out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -111,7 +117,11 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
     if player == "adept":
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
-                            epochs, seed, out, overwrite, workers, scheduler, quiet)
+                            epochs, seed, out, overwrite, workers, scheduler, quiet,
+                            members, lr_end)
+    for name in ("members", "lr_end"):
+        if ctx.get_parameter_source(name).name != "DEFAULT":
+            raise CratesError(f"--{name.replace('_', '-')} is for --player adept")
     teacher = teacher or DEFAULT_TEACHER
     tables = [rules]
     if both:
@@ -144,10 +154,10 @@ def _named_tables(ctx) -> bool:
 
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
-                 workers, scheduler, quiet):
+                 workers, scheduler, quiet, members=1, lr_end=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
     from ..rules import Rules
-    from ..runs.train_adept import train_adept
+    from ..runs.train_adept import train_members
 
     if not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
@@ -159,16 +169,19 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     else:
         tables = [rules]
     command = " ".join(["crates", "train", *sys.argv[2:]]) if len(sys.argv) > 2 else ""
-    res = train_adept(tables, out, teacher, rounds=rounds, games=games, sample=sample,
-                      seed=seed, epochs=epochs, workers=workers, scheduler=scheduler,
-                      overwrite=overwrite,
-                      echo=lambda s: None if quiet else click.echo(s, err=True),
-                      progress=not quiet and sys.stderr.isatty(), command=command)
+    res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
+                        sample=sample, seed=seed, epochs=epochs, workers=workers,
+                        scheduler=scheduler, overwrite=overwrite, lr_end=lr_end,
+                        echo=lambda s: None if quiet else click.echo(s, err=True),
+                        progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")
-    for name, fit in (res["rounds"][-1] or {}).items():
-        h = fit.get("held_out", {})
-        if h.get("decisions"):
-            click.echo(f"  {name}: held-out regret {h['regret']:.2f} points a decision, "
-                       f"agreement with the teacher {h['agreement']:.1%} "
-                       f"({h['decisions']:,} decisions)")
+    for m, run in enumerate(res.get("members", [res])):
+        if members > 1:
+            click.echo(f"member {m}:")
+        for name, fit in (run["rounds"][-1] or {}).items():
+            h = fit.get("held_out", {})
+            if h.get("decisions"):
+                click.echo(f"  {name}: held-out regret {h['regret']:.2f} points a decision, "
+                           f"agreement with the teacher {h['agreement']:.1%} "
+                           f"({h['decisions']:,} decisions)")
     click.echo(f"networks: {out}/adept.json (ship them: cp {out}/adept.json strategies/adept.json)")

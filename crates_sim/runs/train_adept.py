@@ -47,8 +47,6 @@ from ..errors import CratesError
 #: games per block (one task, one data file)
 BLOCK_GAMES = 8
 HOLDOUT = 10
-#: the hidden units of a network fitted from nothing (adept.HIDDEN is the most it plays)
-FIT_HIDDEN = 32
 #: the phases of a card decision (cards.PH_PLAY, PH_COUNT, PH_AGAIN)
 CARD_PHASES = (0, 1, 2)
 
@@ -214,13 +212,13 @@ def choice_report(s, data: Data) -> dict:
 
 
 def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=0,
-            hidden=None, echo=None) -> dict:
+            hidden=None, echo=None, lr_end=None) -> dict:
     """Fit a network's scores to the teacher's values centred per decision (least squares
     on each option's advantage), by Adam over shuffled batches of decisions; returns
     the net dict (`adept` layout). net: the start (default: small random weights)."""
     from ..strategies import adept
 
-    H = hidden or FIT_HIDDEN
+    H = hidden or adept.FIT_WIDTH
     rng = np.random.default_rng(seed)
     if net is None:
         net = {"w_opt": rng.normal(0, 1 / np.sqrt(adept.N_OPTION), (adept.N_OPTION, H)),
@@ -239,6 +237,7 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
     m_state = {k: np.zeros_like(v) for k, v in net.items()}
     v_state = {k: np.zeros_like(v) for k, v in net.items()}
     step = 0
+    steps = epochs * ((n + batch - 1) // batch)
     for epoch in range(epochs):
         perm = rng.permutation(n)
         total = 0.0
@@ -266,28 +265,73 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
             np.add.at(per_dec, g_local, dhid)
             grads["w_ctx"] = ctx.T @ per_dec
             step += 1
+            rate = lr
+            if lr_end is not None:  # cosine from lr down to lr_end over the fit
+                rate = lr_end + 0.5 * (lr - lr_end) * (1 + np.cos(np.pi * (step - 1) / steps))
             for k in net:
                 g = grads[k] + (l2 * net[k] if k.startswith("w") else 0.0)
                 m_state[k] = 0.9 * m_state[k] + 0.1 * g
                 v_state[k] = 0.999 * v_state[k] + 0.001 * g * g
                 mh = m_state[k] / (1 - 0.9 ** step)
                 vh = v_state[k] / (1 - 0.999 ** step)
-                net[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
+                net[k] -= rate * mh / (np.sqrt(vh) + 1e-8)
         if echo:
             echo(f"  epoch {epoch + 1}/{epochs}: loss {total / n:.2f}")
     return net
 
 
 # ------------------------------------------------------------------ the rounds
-def _settings(tables, teacher, games, sample, seed, epochs):
-    return {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
-            "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
-            "games": games, "sample": sample, "seed": seed, "epochs": epochs}
+def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None):
+    settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
+                "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
+                "games": games, "sample": sample, "seed": seed, "epochs": epochs}
+    if lr_end is not None:  # named only when given, so earlier runs' folders still resume
+        settings["lr_end"] = lr_end
+    return settings
+
+
+def train_members(tables, out, members, seed=0, overwrite=False, echo=print, command="",
+                  **kw) -> dict:
+    """`--members K`: K expert-iteration runs, member M into out/member-M with seed
+    seed + M (exactly the run `--seed seed+M` makes), then out/adept.json the networks
+    that score the mean of the members' last networks (`adept.ensemble`, one network per
+    table kind of K times the units). kw: train_adept's. Returns train_adept's dict with
+    'members': each member's."""
+    from ..strategies import adept
+    from .train import open_run
+
+    if members < 1:
+        raise CratesError(f"--members must be at least 1, not {members}")
+    if members == 1:
+        return train_adept(tables, out, seed=seed, overwrite=overwrite, echo=echo,
+                           command=command, **kw)
+    from ..strategies.adept import FIT_WIDTH, HIDDEN
+    if members * FIT_WIDTH > HIDDEN:
+        raise CratesError(f"--members {members}: adept plays networks of at most {HIDDEN} "
+                          f"hidden units, {HIDDEN // FIT_WIDTH} members of {FIT_WIDTH}")
+    out = Path(out)
+    settings = {"members": members, **_settings(tables, kw.get("teacher", "expert"),
+                                                 kw.get("games", 2000), kw.get("sample", 0.5),
+                                                 seed, kw.get("epochs", 12), kw.get("lr_end"))}
+    open_run(out, settings, overwrite, command, parts="member-*/**/*")
+    t0 = time.perf_counter()
+    runs = []
+    for m in range(members):
+        echo(f"member {m + 1}/{members} (seed {seed + m}):")
+        runs.append(train_adept(tables, out / f"member-{m}", seed=seed + m, overwrite=overwrite,
+                                echo=echo, command=command, **kw))
+    names = [name for name in adept.TABLES if all(name in r["nets"] for r in runs)]
+    nets = {name: adept.ensemble(*[r["nets"][name] for r in runs]) for name in names}
+    adept.write_weights(out / "adept.json", nets, {
+        "teacher": kw.get("teacher"), "rounds": kw.get("rounds"), "members": members,
+        "command": command, "fit": {f"member-{m}": r["rounds"][-1] for m, r in enumerate(runs)}})
+    return {"nets": nets, "rounds": runs[-1]["rounds"], "members": runs,
+            "wall": time.perf_counter() - t0}
 
 
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
-                progress=False, command="") -> dict:
+                progress=False, command="", lr_end=None) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
     between. Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
@@ -312,7 +356,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
-    open_run(out, _settings(tables, teacher, games, sample, seed, epochs), overwrite, command)
+    open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end), overwrite,
+             command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None
@@ -358,7 +403,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                 continue
             train_part, test_part = data.select(mine & ~held), data.select(mine & held)
             start_net = None if nets is None else nets.get(name)
-            new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r)
+            new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r,
+                                lr_end=lr_end)
             fit[name] = {"train": choice_report(scores(new[name], train_part), train_part),
                          "held_out": choice_report(scores(new[name], test_part), test_part)}
             if start_net is not None:
