@@ -130,7 +130,8 @@ TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
 N_TABLES = len(TABLES)
 #: the sets of networks a process holds: `adept:net=V` plays set V. 0: the shipped
 #: networks (WEIGHTS_FILE, or $CRATES_ADEPT_WEIGHTS); 1: the first ones (issue 30's
-#: findings at scale and guided's figures were measured with them), kept as data in
+#: findings at scale and guided's first figures were measured with them); 2: the second
+#: (the pressure inputs, one network of 32 units a table). 1 and 2 are kept as data in
 #: this version's input layout with zero weights on the inputs they did not have, so
 #: they score exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json")
