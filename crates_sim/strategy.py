@@ -215,11 +215,11 @@ BUILTINS = {
                    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
                                                    "score; > 0: samples from its stream)"),
                     **_FORGET}),
-    "adept": (ADEPT, "a small neural network (32 hidden units) that scores every option from "
-                     "the seat's view, trained on expert's values (`crates train --player "
-                     "adept`); against expert: -1.8 points in classic individual play, -4.1 in "
-                     "partnerships, -4.5 in crazy-eights; 0.4-0.6 us a turn, 1/100-1/150 of "
-                     "expert's (docs/strategies.md)",
+    "adept": (ADEPT, "a small neural network (two of 32 hidden units, averaged) that scores "
+                     "every option from the seat's view, trained on expert's values (`crates "
+                     "train --player adept`); against expert: -2.7 points in classic "
+                     "partnerships, +2.3 in individual play, +6.4 in crazy-eights; 0.5-0.9 us "
+                     "a turn, 1/75-1/100 of expert's (docs/strategies.md)",
               {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                               "score; > 0: samples from its stream)"),
                **_FORGET,

@@ -97,7 +97,7 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app-dask
       cp train/app/apprentice.json strategies/apprentice.json  ship them
-      crates train --player adept --rounds 3 --games 6000 --sample 0.5 --out train/adept
+      crates train --player adept --members 2 --rounds 3 --games 6000 --out train/adept
           (adept's shipped networks: docs/strategies.md)
       crates train --player adept --preset crazy-eights --games 400 --out train/ad8
 
@@ -108,7 +108,8 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
     networks are fitted to the values' advantages (plain numpy, Adam), one per table
     kind, checked on held-out games (the teacher's regret and agreement). The mover is
     the apprentice in round 1 and the previous round's adept after.
-    OUT/adept.json is the last round's networks.
+    OUT/adept.json is the last round's networks; --members K runs K such runs (seeds
+    SEED..SEED+K-1) in OUT/member-M and writes their mean.
     """
     from ..runs.train import train as run_train
 
