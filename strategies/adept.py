@@ -293,7 +293,8 @@ def stuck_chance(obs, card, phase, unseen, wild, new_suit):
 @leaf
 def extra_rows(obs, hand, pile, options, out, base, F):
     """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
-    (row i at out[base + i * F]); returns the hand's points now."""
+    (row i at out[base + i * F]); returns the hand's points now and the share of the
+    deck's wilds nobody has shown (the decision's row's wilds_unseen)."""
     held = card_mask(hand, 0, hand.shape[0])
     now = hand_points(obs, held)
     phase = obs[O_PHASE]
@@ -329,14 +330,14 @@ def extra_rows(obs, hand, pile, options, out, base, F):
             mate = obs[O_PARTNER]
             if mate >= 0 and called_suit(obs, mate) == (c & 3):
                 out[press + 4] = 1.0
-    return now
+    return now, popcount(unseen & wild) / max(popcount(wild), 1)
 
 
 @leaf
-def context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, out, at):
+def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, out, at):
     """The N_CONTEXT features of the decision (CONTEXT_FEATURES) into out[at:]; c0..c4
-    are the five context scalars that `option_rows` returned, points the hand's points
-    (`extra_rows`)."""
+    are the five context scalars that `option_rows` returned, points and wilds_unseen
+    what `extra_rows` returned."""
     for j in range(N_CONTEXT):
         out[at + j] = 0.0
     out[at + 0] = c0
@@ -398,10 +399,7 @@ def context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, out, at):
         if k < players:
             out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
     out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
-    # the share of the deck's wilds nobody has shown (in the stock or another hand)
-    wild = wild_cards(obs)
-    unseen = unseen_cards(card_mask(hand, 0, hand.shape[0]), pile)
-    out[at + 33] = popcount(unseen & wild) / max(popcount(wild), 1)
+    out[at + 33] = wilds_unseen
 
 
 @kernel
@@ -410,8 +408,8 @@ def fill_rows(obs, hand, pile, options, out):
     i's row into out[N_CONTEXT + i * N_OPTION:], exactly as the kernel sees them."""
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION,
                                      False)
-    points = extra_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION)
-    context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, out, 0)
+    points, wilds_unseen = extra_rows(obs, hand, pile, options, out, N_CONTEXT, N_OPTION)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, out, 0)
 
 
 # ================================================================ the decision
@@ -421,8 +419,8 @@ def score_options(obs, hand, pile, options, buf, table, three):
     n = options.shape[0]
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION,
                                      False)
-    points = extra_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION)
-    context_row(obs, hand, pile, options, c0, c1, c2, c3, c4, points, buf, CTX_AT)
+    points, wilds_unseen = extra_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION)
+    context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, buf, CTX_AT)
     wb = W0 + table * BLOCK
     width = int(buf[4 + table])  # the units this network uses (the others are 0)
     w_opt = wb

@@ -36,36 +36,48 @@ def block(tmp_path_factory):
     return path
 
 
+def _forward(net, rows, ctx):
+    """The numpy forward pass of `net` over a decision's option rows and context row."""
+    pre = rows @ net["w_opt"] + ctx @ net["w_ctx"] + net["b1"]
+    return np.maximum(pre, 0) @ net["w2"] + net["b2"][0]
+
+
+def _card_decisions(rules, seed, limit):
+    """Up to `limit` live card decisions with two or more options of game 0 of `seed`
+    (every seat plays its first option): (decision, options, context row, option rows)."""
+    from crates_sim.play.step import Table
+
+    table = Table(rules, [None] * rules.players, seed, 0)
+    found = 0
+    while not table.over and found < limit:
+        d = table.pending
+        options = np.asarray(d.options, dtype=np.int64)
+        if table.pending_phase in (0, 1, 2) and len(options) >= 2:
+            out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+            A.fill_rows(d.obs, d.hand, d.pile, options, out)
+            yield (d, options, out[:A.N_CONTEXT][None, :],
+                   out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION))
+            found += 1
+        table.answer(d.options[0])
+
+
 def test_kernel_and_numpy_agree_on_a_live_decision():
     """The kernel's scores of a real decision (from the step engine) match the numpy
     forward pass over `fill_rows` of the same decision."""
-    from crates_sim.play.step import Table
-
-    rules = Rules.preset("classic", 4)
     net = _random_net(2)
     old = A.set_weights({"crates-partnerships": net})
     try:
-        table = Table(rules, [None] * 4, 5, 0)
         checked = 0
-        while not table.over and checked < 20:
-            d = table.pending
-            options = np.asarray(d.options, dtype=np.int64)
-            if table.pending_phase in (0, 1, 2) and len(options) >= 2:
-                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
-                A.fill_rows(d.obs, d.hand, d.pile, options, out)
-                ctx = out[:A.N_CONTEXT][None, :]
-                rows = out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION)
-                pre = rows @ net["w_opt"] + ctx @ net["w_ctx"] + net["b1"]
-                want = np.maximum(pre, 0) @ net["w2"] + net["b2"][0]
-                params = np.zeros(8)
-                rng = np.zeros(4, dtype=np.int64)
-                buf = A.weights_buffer()
-                k = A.adept_choice(params, d.obs, d.hand, d.pile, options, rng, buf)
-                got = buf[A.SCORES_AT:A.SCORES_AT + len(options)]
-                assert np.allclose(got, want), (got, want)
-                assert k == int(np.argmax(want))
-                checked += 1
-            table.answer(d.options[0])
+        for d, options, ctx, rows in _card_decisions(Rules.preset("classic", 4), 5, 20):
+            want = _forward(net, rows, ctx)
+            params = np.zeros(8)
+            rng = np.zeros(4, dtype=np.int64)
+            buf = A.weights_buffer()
+            k = A.adept_choice(params, d.obs, d.hand, d.pile, options, rng, buf)
+            got = buf[A.SCORES_AT:A.SCORES_AT + len(options)]
+            assert np.allclose(got, want), (got, want)
+            assert k == int(np.argmax(want))
+            checked += 1
         assert checked >= 5
     finally:
         A.set_weights(old)
@@ -75,38 +87,21 @@ def test_an_ensemble_scores_the_mean_of_its_members():
     """`ensemble` puts networks side by side (here 32 + 32 = 64 units, the buffer's most):
     the kernel's scores are the mean of the members' numpy scores, and a narrower member
     packed alone scores as it did."""
-    from crates_sim.play.step import Table
-
     a, b = _random_net(3), _random_net(4)
     both = A.ensemble(a, b)
     assert A.net_width(both) == 64 == A.HIDDEN
-    rules = Rules.preset("classic", 4)
-
-    def forward(net, rows, ctx):
-        pre = rows @ net["w_opt"] + ctx @ net["w_ctx"] + net["b1"]
-        return np.maximum(pre, 0) @ net["w2"] + net["b2"][0]
-
     old = A.set_weights({"crates-partnerships": both})
     try:
-        table = Table(rules, [None] * 4, 6, 0)
         checked = 0
-        while not table.over and checked < 10:
-            d = table.pending
-            options = np.asarray(d.options, dtype=np.int64)
-            if table.pending_phase in (0, 1, 2) and len(options) >= 2:
-                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
-                A.fill_rows(d.obs, d.hand, d.pile, options, out)
-                ctx = out[:A.N_CONTEXT][None, :]
-                rows = out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION)
-                want = (forward(a, rows, ctx) + forward(b, rows, ctx)) / 2
-                got = A.option_values(d.obs, d.hand, d.pile, options)
-                assert np.allclose(got, want), (got, want)
-                A.set_weights({"crates-partnerships": a})
-                assert np.allclose(A.option_values(d.obs, d.hand, d.pile, options),
-                                   forward(a, rows, ctx))
-                A.set_weights({"crates-partnerships": both})
-                checked += 1
-            table.answer(d.options[0])
+        for d, options, ctx, rows in _card_decisions(Rules.preset("classic", 4), 6, 10):
+            want = (_forward(a, rows, ctx) + _forward(b, rows, ctx)) / 2
+            got = A.option_values(d.obs, d.hand, d.pile, options)
+            assert np.allclose(got, want), (got, want)
+            A.set_weights({"crates-partnerships": a})
+            assert np.allclose(A.option_values(d.obs, d.hand, d.pile, options),
+                               _forward(a, rows, ctx))
+            A.set_weights({"crates-partnerships": both})
+            checked += 1
         assert checked >= 5
         back = A.current_weights()["crates-partnerships"]
         assert all(np.array_equal(back[k], both[k]) for k in both)
