@@ -52,26 +52,32 @@ class Game:
         self.hint_spec = hint
         self.console = console
         self.ask = ask
-        self.seen_events = 0
+        self.mark = 1  # the events before your last decision (the game's header: 1)
         self.hands_shown = 0
 
-    def recent_plays(self, k: int = 6) -> list[str]:
-        """The last `k` moves of this hand, every seat's (yours too), in the words of
-        `crates replay` (`replay.move_text`)."""
+    def recent_plays(self) -> list[str]:
+        """Every move since your last decision (yours from then on too), in the words of
+        `crates replay` (`replay.move_text`); a new deal is a line of its own. A move whose
+        suit call or announcement is waiting for you shows only what is decided."""
         from ..play.replay import move_text
 
         events = self.table.events(self.names)
         lines = []
-        for ev in events[1:]:
+        for ev in events[max(self.mark, 1):]:
             if ev["ev"] == "deal":
-                lines = []
+                lines.append(f"hand {ev['hand']} dealt by seat {ev['dealer']}, upcard {ev['upcard']}")
                 continue
-            seat = ev.get("seat")
-            who = "you" if seat == self.seat else f"{self.names[seat]} (seat {seat})" if seat is not None else ""
-            text = move_text(ev, who) if seat is not None else None
+            text = move_text(ev, self._who(ev["seat"])) if "seat" in ev else None
             if text:
                 lines.append(text)
-        return lines[-k:]
+        moving = self.table.move_in_progress(self.names)
+        if moving is not None:
+            text = move_text(moving, self._who(moving["seat"]))
+            lines.append(text + (": now call its suit" if moving["suit"] is None else ""))
+        return lines
+
+    def _who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"{self.names[seat]} (seat {seat})"
 
     def show(self):
         d = self.table.pending
@@ -94,7 +100,10 @@ class Game:
             seats.add_row(str(q), who, str(int(obs[b + C.OS_HAND_N])), str(int(obs[b + C.OS_TOTAL])),
                           str(int(obs[b + C.OS_PRESSURES])))
         c.print(seats)
-        for text in self.recent_plays():
+        recent = self.recent_plays()
+        if recent:
+            c.print("since your last move:")
+        for text in recent:
             c.print(f"  {text}")
         hand = sorted(d.hand.tolist(), key=lambda x: (x // 4, x % 4))
         c.print("your hand: " + (" ".join(_card(x) for x in hand) if hand else "(not seen yet)"))
@@ -129,14 +138,19 @@ class Game:
                 self.console.print(f"  {spec} would: {_option_text(d.phase, self.table.hint(spec))}")
                 continue
             if d.phase == C.PH_ANNOUNCE and key in ("y", "n"):
-                self.table.act(1 if key == "y" else 0)
+                self._act(1 if key == "y" else 0)
                 return True
             if key.isdigit() and 1 <= int(key) <= len(d.options) and d.phase != C.PH_ANNOUNCE:
-                self.table.act(d.options[int(key) - 1])
+                self._act(d.options[int(key) - 1])
                 return True
             self.console.print("  [yellow]not a move:[/yellow] type a number from the list"
                                + (", y or n" if d.phase == C.PH_ANNOUNCE else "")
                                + ", h for a hint or q to quit")
+
+    def _act(self, option: int) -> None:
+        """Answer the pending decision; the move list starts again from here."""
+        self.mark = len(self.table.events(self.names))
+        self.table.act(option)
 
     def show_scores(self):
         """Scoring of every hand finished since the last call, with 3-covering."""
@@ -200,9 +214,10 @@ def play(rules, seat, opponents, seed, game, hint, save):
 
     \b
     Each decision shows your hand (sorted), the top card and the suit to follow, any count
-    in progress, every seat's cards, total and pressures, the others' last plays, and your
-    legal moves, numbered: type a number (y/n to announce a last card), h for a hint, q to
-    quit. Each hand's scoring is shown with its 3-covering.
+    in progress, every seat's cards, total and pressures, every move since your last one
+    (a suit call only once made), and your legal moves, numbered: type a number (y/n to
+    announce a last card), h for a hint, q to quit. Each hand's scoring is shown with its
+    3-covering.
     """
     from ..play.step import Table
 

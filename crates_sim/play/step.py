@@ -34,6 +34,11 @@ from ..strategy_ids import AGENT
 QUEUE_CAP = 1 << 15
 #: the game log's room when a table records one (words; a game takes some 30,000)
 LOG_CAP = 1 << 21
+#: decisions made after the engine began the move they belong to: a wild's suit call (the
+#: play, or the upcard's call, is logged after it) and a last-card announcement. At a pause
+#: there, the log's last record is that move with a placeholder answer (`events` leaves it
+#: out; `move_in_progress` gives it with only what is decided)
+LOGGED_AFTER = (C.PH_CALL, C.PH_BLIND_CALL, C.PH_ANNOUNCE)
 
 
 class Decision:
@@ -226,7 +231,19 @@ class Table:
     def events(self, names=None) -> list[dict]:
         """The game so far as the events of `crates trace` (docs/log-format.md), for a
         table made with record=True; `names` label the seats (default: the bots' specs,
-        "outside" for the others)."""
+        "outside" for the others). Only what has been decided: paused at a suit call or
+        a last-card announcement, the move it belongs to is not in yet
+        (`move_in_progress`)."""
+        return self._logged(names)[0]
+
+    def move_in_progress(self, names=None) -> dict | None:
+        """Paused at a suit call or a last-card announcement: the move it belongs to, as
+        an event with only what is decided (a play's `suit` None until its call is made,
+        `announce` None until announced); None at any other decision."""
+        return self._logged(names)[1]
+
+    def _logged(self, names):
+        """(the decided events, the move in progress or None)."""
         from ..engine.api import decode_log
 
         G = self._G
@@ -236,7 +253,17 @@ class Table:
             raise CratesError("the game's log outgrew its room")
         names = names or [s if s is not None else "outside" for s in self.specs]
         words = G[nb.LOG0:nb.LOG0 + int(G[nb.S_LOG_POS])]
-        return decode_log(words, self.rules, names, self.seed, self.game)
+        events = decode_log(words, self.rules, names, self.seed, self.game)
+        phase = self.pending_phase
+        if phase not in LOGGED_AFTER or len(events) < 2:
+            return events, None
+        last = events[-1]
+        if last["ev"] not in ("play", "call") or last.get("seat") != int(G[nb.S_PAUSE_SEAT]):
+            return events, None  # pragma: no cover - the engine logs the move before pausing
+        undecided = {"suit": None, "announce": None} if phase != C.PH_ANNOUNCE else {"announce": None}
+        if last["ev"] == "call":
+            return events[:-1], None  # the upcard's call: nothing decided yet
+        return events[:-1], {**last, **undecided}
 
     def hint_values(self, spec: str):
         """A search player's mean outcome of each pending option for the seat ({option:
