@@ -38,11 +38,29 @@ from importlib import resources
 import numpy as np
 
 from crates_sim.cards import (
+    ACTION_DRAW,
+    ACTION_PASS,
     COUNT_ADD,
     E_COUNT,
     E_QUEEN5,
     E_SKIP,
+    E_WILD,
+    E_WILD9,
     FAMILY_EIGHTS,
+    K_COUNT_FORCED,
+    K_DECK_N,
+    K_DRAW_RULE,
+    K_DRAW_WHEN_ABLE,
+    K_HAND_SIZE,
+    K_NINE_COVERED,
+    K_OUT,
+    K_PENALTY,
+    K_PSCOPE_TEAM,
+    K_SEVEN_ACROSS,
+    K_SIX_EXEMPT,
+    K_SPARE3,
+    K_TARGET,
+    K_UPCARD,
     O_COUNT,
     O_FAMILY,
     O_HAND,
@@ -101,12 +119,32 @@ from crates_sim.view import (
 #: the chance that the next seat holds nothing to answer the card (`stuck_chance`: +, an
 #: opponent; -, my partner), from the cards it could answer with that nobody has shown.
 RANK_NAMES = "A23456789TJQK"
+#: Then what the option does under these rules, whatever its rank (`rule_option_rows`):
+#: the cards the next seat, the opponents and my partner draw if they cannot answer it,
+#: whether it starts a count, is wild (any suit, or a suit of one colour), is a voluntary
+#: draw (a draw where a card could be played: draw_when_able) or a pass, and how many
+#: cards I draw taking it. The same option means the same inputs on every table.
+RULE_OPTION_FEATURES = ("draws_next", "draws_opponents", "draws_partner", "starts_count",
+                        "wild_any", "wild_colour", "voluntary_draw", "pass", "my_draws")
 EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
                   + ("pressure_dealt", "pressure_taken", "stock_after", "next_called_suit",
-                     "mate_called_suit", "next_stuck"))
+                     "mate_called_suit", "next_stuck") + RULE_OPTION_FEATURES)
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
+#: the rules, as the decision's row sees them (`rule_context`, issue 38): the player count
+#: (one-hot), partnerships, each Crates knob (one-hot where it has three values), the
+#: Crazy Eights draw rule and hand size, the deck, how many cards are wild and count
+#: cards (and whether counts grow by pips), and how far each side is from the target
+#: score (Crazy Eights). A network trained across tables reads the table from these.
+RULE_CONTEXT_FEATURES = (
+    "players_2", "players_3", "players_4", "players_5", "players_6up", "partnerships",
+    "count_forced", "seven_across", "nine_covered", "pressure_team", "penalty_forfeit",
+    "penalty_immediate", "six_exempt", "upcard_as_played", "upcard_serbian",
+    "out_may_return", "out_immediate", "spare_three", "draw_when_able", "draw_one",
+    "draw_unlimited", "hand_dealt", "deck", "wild_cards", "count_cards", "count_pips",
+    "target_left_me", "target_left_best",
+)
 #: the decision's row (`context_row`), the same for every option of a decision
 CONTEXT_FEATURES = (
     "hand", "min_opp_hand", "stock", "pile", "mate_hand",          # apprentice's CONTEXT
@@ -116,8 +154,12 @@ CONTEXT_FEATURES = (
     "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
     "next3_pressure", "stock_empty", "next1_voids_seen", "next2_voids_seen",
     "next3_voids_seen", "wilds_unseen",
-)
+) + RULE_CONTEXT_FEATURES
 N_CONTEXT = len(CONTEXT_FEATURES)
+#: where the rules' inputs begin in the decision's row
+RULE_CONTEXT_AT = N_CONTEXT - len(RULE_CONTEXT_FEATURES)
+#: where the option's rule inputs begin in its row
+RULE_OPTION_AT = N_OPTION - len(RULE_OPTION_FEATURES)
 #: the most hidden units a network may have (its block's width in the buffer); a network
 #: with fewer (the first networks: 32) uses the first ones and costs that much less
 HIDDEN = 64
@@ -129,12 +171,13 @@ TABLES = ("crates-individual", "crates-partnerships", "eights-individual",
           "eights-partnerships")
 N_TABLES = len(TABLES)
 #: the sets of networks a process holds: `adept:net=V` plays set V. 0: the shipped
-#: networks (WEIGHTS_FILE, or $CRATES_ADEPT_WEIGHTS); 1: the first ones (issue 30's
-#: findings at scale and guided's first figures were measured with them); 2: the second
-#: (the pressure inputs, one network of 32 units a table). 1 and 2 are kept as data in
-#: this version's input layout with zero weights on the inputs they did not have, so
-#: they score exactly as they did
-NET_FILES = ("adept.json", "adept-1.json", "adept-2.json")
+#: networks (WEIGHTS_FILE, or $CRATES_ADEPT_WEIGHTS), trained across tables with the
+#: rules as inputs (issue 38); 1: the first ones (issue 30's findings at scale and
+#: guided's first figures were measured with them); 2: the second (the pressure inputs,
+#: one network of 32 units a table); 3: the third (two members averaged, trained on the
+#: three tables of issue 30, shipped until issue 38). A file names its inputs: those it
+#: lacks get zero weights (`read_weights`), so older networks score exactly as they did
+NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json")
 N_NETS = len(NET_FILES)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -291,6 +334,100 @@ def stuck_chance(obs, card, phase, unseen, wild, new_suit):
 
 
 @leaf
+def rule_option_rows(obs, card, phase, n_options, out, at):
+    """What the option `card` does under these rules (RULE_OPTION_FEATURES) into
+    out[at:]: the cards each seat it hits draws if it cannot answer (the next seat, the
+    opponents', my partner's, in fours), whether it starts a count, its kind of wild, a
+    voluntary draw or a pass, and the cards I draw taking it."""
+    if is_action(card):
+        if card == ACTION_PASS:
+            out[at + 7] = 1.0
+            return
+        # a draw: a count's cards, else one; voluntary where the rules let a seat that
+        # could play draw instead (a forced draw is the only option: never scored)
+        out[at + 8] = (obs[O_COUNT] if phase == PH_COUNT else 1) / 4.0
+        if phase == PH_PLAY and n_options > 1 and obs[O_RULES + K_DRAW_WHEN_ABLE] != 0:
+            out[at + 6] = 1.0
+        return
+    e = effect(obs, card)
+    for k in range(1, obs[O_PLAYERS]):
+        d = draws_made(obs, card, phase, k)
+        if d == 0:
+            continue
+        if k == 1:
+            out[at] = d / 4.0
+        if is_opponent(obs, seat_after(obs, k)):
+            out[at + 1] += d / 4.0
+        else:
+            out[at + 2] += d / 4.0
+    if phase != PH_COUNT and e == E_COUNT:
+        out[at + 3] = 1.0
+    if e == E_WILD:
+        out[at + 4] = 1.0
+    elif e == E_WILD9:
+        out[at + 5] = 1.0
+
+
+@leaf
+def rule_context(obs, out, at):
+    """The rules' inputs of the decision's row (RULE_CONTEXT_FEATURES) into out[at:]."""
+    R = O_RULES
+    players = obs[O_PLAYERS]
+    out[at + min(max(players, 2), 6) - 2] = 1.0
+    out[at + 5] = 1.0 if obs[O_PARTNER] >= 0 else 0.0
+    eights = obs[O_FAMILY] == FAMILY_EIGHTS
+    out[at + 6] = 1.0 if obs[R + K_COUNT_FORCED] != 0 else 0.0
+    if not eights:
+        out[at + 7] = 1.0 if obs[R + K_SEVEN_ACROSS] != 0 else 0.0
+        out[at + 8] = 1.0 if obs[R + K_NINE_COVERED] != 0 else 0.0
+        out[at + 9] = 1.0 if obs[R + K_PSCOPE_TEAM] != 0 else 0.0
+        penalty = obs[R + K_PENALTY]
+        if penalty > 0:
+            out[at + 9 + penalty] = 1.0  # forfeit, immediate
+        out[at + 12] = 1.0 if obs[R + K_SIX_EXEMPT] != 0 else 0.0
+        upcard = obs[R + K_UPCARD]
+        if upcard > 0:
+            out[at + 12 + upcard] = 1.0  # as_played, serbian
+        rule = obs[R + K_OUT]
+        if rule > 0:
+            out[at + 14 + rule] = 1.0  # may_return, immediate
+        out[at + 17] = min(max(obs[R + K_SPARE3] / 30.0, -3.0), 3.0)
+    out[at + 18] = 1.0 if obs[R + K_DRAW_WHEN_ABLE] != 0 else 0.0
+    if eights:
+        draw = obs[R + K_DRAW_RULE]
+        if draw == 0:
+            out[at + 19] = 1.0
+        elif draw == 2:
+            out[at + 20] = 1.0
+        out[at + 21] = obs[R + K_HAND_SIZE] / 8.0
+    out[at + 22] = obs[R + K_DECK_N] / 52.0
+    wild = 0
+    counting = 0
+    pips = 0
+    for card in range(52):
+        if is_wild(obs, card):
+            wild += 1
+        add = obs[R + COUNT_ADD + card]
+        if add > 0:
+            counting += 1
+            if add > 1:
+                pips = 1
+    out[at + 23] = wild / 4.0
+    out[at + 24] = counting / 4.0
+    out[at + 25] = pips
+    if eights:
+        # how far the mover's side, and the opponent nearest it, are from the target
+        target = max(obs[R + K_TARGET], 1)
+        mine = _total(obs, obs[O_SEAT])
+        best = 0
+        for q in range(players):
+            if is_opponent(obs, q) and _total(obs, q) > best:
+                best = _total(obs, q)
+        out[at + 26] = min(max((target - mine) / target, -1.0), 1.0)
+        out[at + 27] = min(max((target - best) / target, -1.0), 1.0)
+
+
+@leaf
 def extra_rows(obs, hand, pile, options, out, base, F):
     """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
     (row i at out[base + i * F]); returns the hand's points now and the share of the
@@ -308,6 +445,7 @@ def extra_rows(obs, hand, pile, options, out, base, F):
             out[at + j] = 0.0
         c = options[i]
         press = base + i * F + PRESSURE_DEALT
+        rule_option_rows(obs, c, phase, options.shape[0], out, base + i * F + RULE_OPTION_AT)
         if is_action(c):
             out[at] = now / POINTS_SCALE
             # a draw (a count's cards, else one) from a stock that has too few
@@ -400,6 +538,7 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, ou
             out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
     out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
     out[at + 33] = wilds_unseen
+    rule_context(obs, out, at + RULE_CONTEXT_AT)
 
 
 @kernel
@@ -596,18 +735,43 @@ def read_weights(path=None) -> dict:
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
-        shape_ok = (list(data["option_features"]) == list(OPTION_FEATURES)
-                    and list(data["context_features"]) == list(CONTEXT_FEATURES)
+        opt_names = list(data["option_features"])
+        ctx_names = list(data["context_features"])
+        shape_ok = (set(opt_names) <= set(OPTION_FEATURES) and set(ctx_names) <= set(CONTEXT_FEATURES)
                     and 0 < int(data["hidden"]) <= HIDDEN)
         nets = {name: {k: np.asarray(v, dtype=np.float64) for k, v in net.items()}
                 for name, net in data["tables"].items()}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        if shape_ok:
+            nets = {name: _widen(net, opt_names, ctx_names) for name, net in nets.items()}
+    except KeyError as exc:
+        raise CratesError(f"adept weights {path}: cannot read them (no {exc} in the file: "
+                          f"is it an adept weights file?)") from None
+    except (OSError, ValueError, TypeError) as exc:
         raise CratesError(f"adept weights {path}: cannot read them ({exc})") from None
     if not shape_ok or any(name not in TABLES for name in nets) or not all(
             _packs(net) and net_width(net) <= int(data["hidden"]) for net in nets.values()):
         raise CratesError(f"adept weights {path}: made for another network (features or "
                           f"hidden units differ from this version's)")
     return nets
+
+
+def _widen(net: dict, opt_names: list, ctx_names: list) -> dict:
+    """A network whose file names the inputs opt_names / ctx_names, in this version's
+    layout: each named input's weights in its row, zeros for the inputs it lacks (they
+    add nothing to a unit: the network scores exactly as it did)."""
+    if opt_names == list(OPTION_FEATURES) and ctx_names == list(CONTEXT_FEATURES):
+        return net
+    out = dict(net)
+    for key, names, full in (("w_opt", opt_names, OPTION_FEATURES),
+                             ("w_ctx", ctx_names, CONTEXT_FEATURES)):
+        w = np.asarray(net[key], dtype=np.float64)
+        if w.ndim != 2 or w.shape[0] != len(names):
+            raise ValueError(f"{key} has {w.shape[0] if w.ndim else 0} rows for "
+                             f"{len(names)} named inputs")
+        wide = np.zeros((len(full), w.shape[1]))
+        wide[[full.index(n) for n in names]] = w
+        out[key] = wide
+    return out
 
 
 def _packs(net) -> bool:

@@ -25,7 +25,11 @@ DEFAULT_TEACHER = "expert:infer=0"
 #: adept's default teacher: expert with twice its samples (values less noisy; the
 #: shipped networks' teacher) and the tables it learns by default (the three of issue 30)
 ADEPT_TEACHER = "expert:samples=120"
+#: `--tables three`: the three tables of issue 30 (the networks of adept:net=3)
 ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
+#: `--tables every` (the default): every preset at every player count (knob_space.every_table)
+#: and this many rule sets drawn from the whole knob space with --seed
+ADEPT_RANDOM_TABLES = 41
 
 
 @click.command()
@@ -61,6 +65,14 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
+@click.option("--tables", "table_set", type=click.Choice(["every", "three"]), default="every",
+              show_default=True,
+              help="adept, unless --preset/--players/--both name the tables: every preset at "
+                   "every player count plus rule sets drawn from the whole knob space (with "
+                   "--seed), or the three tables of issue 30.")
+@click.option("--hidden", default=None, type=click.IntRange(8, 64),
+              help="adept: hidden units of each network [default: 64 with --tables every, "
+                   "else 32].")
 @click.option("--lr-end", type=click.FloatRange(0, min_open=True), default=None,
               help="adept: the fit's step size falls from 0.003 to this over each round's "
                    "epochs (cosine; default: it stays 0.003).")
@@ -74,7 +86,8 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, members, lr_end, eval_games, seed, out, overwrite, workers, scheduler, quiet):
+          epochs, members, table_set, hidden, lr_end, eval_games, seed, out, overwrite, workers,
+          scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -119,10 +132,11 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
                             epochs, seed, out, overwrite, workers, scheduler, quiet,
-                            members, lr_end)
-    for name in ("members", "lr_end"):
+                            members, lr_end, table_set, hidden)
+    for name in ("members", "lr_end", "table_set", "hidden"):
         if ctx.get_parameter_source(name).name != "DEFAULT":
-            raise CratesError(f"--{name.replace('_', '-')} is for --player adept")
+            flag = {"table_set": "tables"}.get(name, name).replace("_", "-")
+            raise CratesError(f"--{flag} is for --player adept")
     teacher = teacher or DEFAULT_TEACHER
     tables = [rules]
     if both:
@@ -155,12 +169,18 @@ def _named_tables(ctx) -> bool:
 
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
-                 workers, scheduler, quiet, members=1, lr_end=None):
+                 workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
+                 hidden=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
+    from ..knob_space import training_tables
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
-    if not _named_tables(ctx):
+    every = not _named_tables(ctx) and table_set == "every"
+    hidden = hidden or (64 if every else None)
+    if every:
+        tables = training_tables(seed, ADEPT_RANDOM_TABLES)
+    elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
         if rules.family != "crates" or rules.players != 4:
@@ -172,7 +192,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     command = " ".join(["crates", "train", *sys.argv[2:]]) if len(sys.argv) > 2 else ""
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
-                        scheduler=scheduler, overwrite=overwrite, lr_end=lr_end,
+                        scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
                         echo=lambda s: None if quiet else click.echo(s, err=True),
                         progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")

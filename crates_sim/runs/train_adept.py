@@ -281,12 +281,16 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
 
 
 # ------------------------------------------------------------------ the rounds
-def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None):
+def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
-    if lr_end is not None:  # named only when given, so earlier runs' folders still resume
+    # named only when given, so earlier runs' folders still resume
+    if lr_end is not None:
         settings["lr_end"] = lr_end
+    if hidden is not None:
+        settings["hidden"] = hidden
+        settings["presets"] = [t.preset_name for t in tables]
     return settings
 
 
@@ -306,13 +310,15 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
         return train_adept(tables, out, seed=seed, overwrite=overwrite, echo=echo,
                            command=command, **kw)
     from ..strategies.adept import FIT_WIDTH, HIDDEN
-    if members * FIT_WIDTH > HIDDEN:
+    width = kw.get("hidden") or FIT_WIDTH
+    if members * width > HIDDEN:
         raise CratesError(f"--members {members}: adept plays networks of at most {HIDDEN} "
-                          f"hidden units, {HIDDEN // FIT_WIDTH} members of {FIT_WIDTH}")
+                          f"hidden units, {HIDDEN // width} members of {width}")
     out = Path(out)
     settings = {"members": members, **_settings(tables, kw.get("teacher", "expert"),
                                                  kw.get("games", 2000), kw.get("sample", 0.5),
-                                                 seed, kw.get("epochs", 12), kw.get("lr_end"))}
+                                                 seed, kw.get("epochs", 12), kw.get("lr_end"),
+                                                 kw.get("hidden"))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -331,7 +337,7 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
-                progress=False, command="", lr_end=None) -> dict:
+                progress=False, command="", lr_end=None, hidden=None) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
     between. Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
@@ -356,8 +362,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
-    open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end), overwrite,
-             command)
+    open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden),
+             overwrite, command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None
@@ -375,13 +381,21 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
         if todo and not wfile.exists():
             blocks = [Block(tuple(tables), teacher, None if weights_file is None else str(weights_file),
                             r_seed, s, min(BLOCK_GAMES, games - s), sample) for s in todo]
-            bar = Progress(games, done=games - sum(b.games for b in blocks), enabled=progress)
+            done = games - sum(b.games for b in blocks)
+            echo(f"round {r}: playing {games - done:,} games on {len(tables)} tables "
+                 f"({done:,} played before)")
+            bar = Progress(games, done=done, enabled=progress)
+            step = max(games // 10, 1)  # without the bar (a log), a line every tenth
             with make_backend(scheduler, None if scheduler else workers) as backend:
                 for blk, part in backend.run(play_block, blocks):
                     tmp = data_dir / f"block-{blk.start:06d}.tmp.npz"
                     np.savez(tmp, **{k: v for k, v in part.items() if k != "start"})
                     tmp.replace(data_dir / f"block-{blk.start:06d}.npz")
                     bar.update(blk.games)
+                    if not progress and (done + blk.games) // step > done // step:
+                        echo(f"round {r}: {done + blk.games:,}/{games:,} games, "
+                             f"{time.perf_counter() - tr:.0f} s")
+                    done += blk.games
             bar.close()
         t_gen = time.perf_counter() - tr
         paths += [data_dir / f"block-{s:06d}.npz" for s in starts]
@@ -404,7 +418,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
             train_part, test_part = data.select(mine & ~held), data.select(mine & held)
             start_net = None if nets is None else nets.get(name)
             new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r,
-                                lr_end=lr_end)
+                                lr_end=lr_end, hidden=hidden)
             fit[name] = {"train": choice_report(scores(new[name], train_part), train_part),
                          "held_out": choice_report(scores(new[name], test_part), test_part)}
             if start_net is not None:

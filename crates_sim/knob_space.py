@@ -1,0 +1,106 @@
+"""The tables a learned player trains and is measured on: every preset at every player
+count, and rule sets drawn at random from the whole knob space (issue 38).
+
+Contract:
+- `every_table()`: each preset at each player count it allows (Crazy Eights up to
+  EIGHTS_MAX_PLAYERS), a Crates table of 4 players both with and without partnerships;
+- `random_rules(rng)`: one rule set drawn from the whole knob space: a preset, a player
+  count it allows, then every knob of its family drawn from its values (whole-number knobs
+  from KNOB_DRAWS; remove_ranks none half the time, else one or two ranks that keep the
+  deck large enough); the draw depends only on the generator's state;
+- `random_tables(n, seed)`: n such rule sets, the same for the same seed;
+- `training_tables(seed, n_random)`: every_table(), its partnership tables again, then
+  random_tables(n_random, seed).
+The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import RANKS
+from .errors import CratesError
+from .rules import KNOBS, PRESETS, Rules
+
+#: the most players the Crazy Eights tables of `every_table` have (the presets allow 7)
+EIGHTS_MAX_PLAYERS = 6
+#: the values a whole-number knob is drawn from
+KNOB_DRAWS = {"spare_three": (0, 3, 10, 20, 30), "hand_size": (0, 5, 7, 8),
+              "target_score": (50, 100, 200)}
+#: knobs that stay as the preset has them (safety caps, and partnerships, drawn apart)
+FIXED = ("max_turns_per_hand", "max_hands", "partnerships")
+
+
+def every_table() -> list:
+    """Each preset at each player count it allows (Crazy Eights 2 to EIGHTS_MAX_PLAYERS),
+    Crates with 4 players both with and without partnerships."""
+    out = []
+    for name, (family, (lo, hi), _defaults, _doc) in PRESETS.items():
+        if family != "crates":
+            hi = min(hi, EIGHTS_MAX_PLAYERS)
+        for players in range(lo, hi + 1):
+            if family == "crates" and players == 4:
+                out += [Rules.preset(name, 4, partnerships=p) for p in (True, False)]
+            else:
+                out.append(Rules.preset(name, players))
+    return out
+
+
+def _draw_knob(rng, name, kind):
+    if name in KNOB_DRAWS:
+        return KNOB_DRAWS[name][rng.integers(len(KNOB_DRAWS[name]))]
+    if kind is bool:
+        return bool(rng.integers(2))
+    if name == "remove_ranks":
+        if rng.random() < 0.5:
+            return ""
+        k = 1 + int(rng.integers(2))
+        return "".join(sorted(rng.choice(list(RANKS), k, replace=False), key=RANKS.index))
+    return kind[rng.integers(len(kind))]
+
+
+def random_rules(rng) -> Rules:
+    """A rule set drawn from the whole knob space (see the module doc); a draw the rules
+    refuse (a deck too small for the deal) is drawn again from the same generator."""
+    names = list(PRESETS)
+    for _ in range(100):
+        name = names[rng.integers(len(names))]
+        family, (lo, hi), defaults, _doc = PRESETS[name]
+        players = int(rng.integers(lo, hi + 1))
+        knobs = {}
+        for knob in defaults:
+            if knob in FIXED:
+                continue
+            knobs[knob] = _draw_knob(rng, knob, KNOBS[knob][1])
+        if family == "crates" and players == 4:
+            knobs["partnerships"] = bool(rng.integers(2))
+        try:
+            return Rules.preset(name, players, **knobs)
+        except CratesError:
+            continue
+    raise CratesError("no valid rule set drawn in 100 tries")  # pragma: no cover
+
+
+def random_tables(n: int, seed: int) -> list:
+    """n rule sets drawn from the whole knob space with the generator of `seed`."""
+    rng = np.random.default_rng([seed, 38])
+    return [random_rules(rng) for _ in range(n)]
+
+
+#: times the Crates partnership presets come again in `training_tables` (the partnership
+#: network learns only from 4-player Crates tables with partners, and they are its hardest)
+PARTNERSHIP_REPEATS = 2
+
+
+def training_tables(seed: int, n_random: int) -> list:
+    """The tables adept trains on by default (games cycle through them): every_table(),
+    the partnership presets PARTNERSHIP_REPEATS times more, then n_random drawn ones."""
+    base = every_table()
+    partners = [t for t in base if t.partnerships] * PARTNERSHIP_REPEATS
+    return base + partners + random_tables(n_random, seed)
+
+
+def spec(rules: Rules) -> str:
+    """A rule set as the command line names it: `--preset PRESET[:knob=value,...]
+    --players N` (the knobs that differ from the preset's, partnerships among them)."""
+    return f"--preset {rules.describe()} --players {rules.players}"
