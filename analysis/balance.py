@@ -27,8 +27,9 @@ from crates_sim.strategy import parse_strategies
 from . import stats
 from .blocks import labels_for, open_dataset, play, seating_plan
 from .data import Data, cluster_means, collect, load, saturated_games
+from .glossary import entry, glossary_table, shown
 from .measures import DESIGNER_MEASURES, designer_measures
-from .render import PALETTE, Document, ci_text, figure, num
+from .render import PALETTE, Document, figure, num
 
 JACKKNIFE_GROUPS = 20
 
@@ -53,7 +54,8 @@ MEASURES = {
     "turns": ("Hand length", "turns per hand (plays + draws + passes)", 1, ""),
     "ends": ("Dead and capped hands", "share of hands (%)", 100, "end"),
     "saturated": ("Games with a total at the points ceiling", "share of games (%)", 100, ""),
-    "spread": ("Spread of final scores", "standard deviation of a final score below the points ceiling (points)", 1, ""),
+    "spread": ("Spread of final scores", "standard deviation of a final score below the points ceiling (points)", 1,
+               "part"),
     "luck": ("Luck/skill index", "share of final-score variance (%)", 100, "part"),
     **DESIGNER_MEASURES,
 }
@@ -84,8 +86,8 @@ def luck_skill(D: Data) -> dict:
     if D.partnerships:
         g = g.filter(pl.col("seat") < 2)
     keys = ["game", *D.keys]
-    entry = "entry" if "entry" in g.collect_schema().names() else "strategy"
-    df = collect(g.select(*keys, "seat", pl.col(entry).cast(pl.String).alias("who"), "total"))
+    who = "entry" if "entry" in g.collect_schema().names() else "strategy"
+    df = collect(g.select(*keys, "seat", pl.col(who).cast(pl.String).alias("who"), "total"))
     y = df["total"].to_numpy().astype(float)
     game = df["game"].to_numpy()
     seat = df["seat"].to_numpy()
@@ -149,9 +151,25 @@ def measure(D: Data, ideal=None) -> list[M]:
     v, vlo, vhi, vse = (float(var[c][0]) for c in ("v", "v_lo", "v_hi", "v_se"))
     sd = math.sqrt(max(v, 0))
     res.append(M("spread", "", sd, math.sqrt(max(vlo, 0)), math.sqrt(max(vhi, 0)), vse / (2 * sd) if sd else 0.0))
+    res += spread_companions(gs)
     res += list(luck_skill(D).values())
     res += [M(**r) for r in designer_measures(D, ideal)]
     return res
+
+
+def spread_companions(gs) -> list[M]:
+    """The spread's robust companion (the trimmed mean distance of a final score from the
+    median, bootstrap CI) and its tail share (the 1% most extreme games' part of the sum of
+    squares): a few games with doubling pressures can decide the spread (issue 39 §3)."""
+    from .measures import tail_row
+
+    totals = collect(gs.select(pl.col("total").cast(pl.Float64)))["total"].to_numpy()
+    if not len(totals):
+        return []
+    dist = np.abs(totals - np.median(totals))
+    ci = stats.trimmed_mean_ci(dist)
+    return [M("spread", "robust", ci.estimate, ci.lo, ci.hi, ci.se),
+            M(**tail_row("spread", (totals - totals.mean()) ** 2))]
 
 
 def _slug(text: str) -> str:
@@ -188,7 +206,7 @@ def command(variants, players, specs, games, seed, out, scheduler, extra=()) -> 
     """The `crates balance` command line of this run (each variant manifest's `command`);
     extra: the designer's options as given (--ideal-turns, --strong, --skill-games, --knobs)."""
     # a --knobs run names its variants by its knobs (extra), not by --variants
-    named = [] if "--knobs" in extra else ["--variants", ",".join(variants)]
+    named = [] if "--knobs" in extra else ["--preset", ",".join(variants)]
     args = ["crates", "balance", *named, "--players", str(players),
             "--strategies", ",".join(specs), "--games", str(games), "--seed", str(seed), "--out", str(out)]
     if scheduler:
@@ -258,7 +276,8 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     shown = list(dict.fromkeys(specs))
     result = {"measures": table, "differences": diffs, "labels": labels, "strategies": shown, "games": games,
               "seed": seed, "players": players, "wall": time.perf_counter() - t0, "timing": timing,
-              "strong": strong, "skill_games": skill_games,
+              "strong": strong, "skill_games": skill_games, "command": cmd, "rules": rules,
+              "family": rules[0].family,
               "seating": "every seat" if len(shown) == 1 else "rotated over the seats"}
     (out / "balance.json").write_text(json.dumps(
         {"variants": labels, "players": players, "strategies": specs, "games": games, "seed": seed,
@@ -301,7 +320,75 @@ def differences(table: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
                          "lo": d - z * se, "hi": d + z * se, "se": se,
                          "z": abs(d) / se if se and np.isfinite(se) else (0.0 if d == 0 else float("inf"))})
     cols = ["variant", "baseline", "measure", "group", "diff", "lo", "hi", "se", "z"]
-    return pd.DataFrame(rows, columns=cols)
+    out = pd.DataFrame(rows, columns=cols)
+    out["tail_decided"] = [tail_decided(table, labels[0], v, m, g)
+                           for v, m, g in zip(out["variant"], out["measure"], out["group"], strict=True)]
+    return false_discovery(out)
+
+
+#: heavy-tailed (measure, group) -> the tail row that says whether a few games decide it
+TAIL_OF = {("spread", ""): "spread", ("drama", "share"): "spread", ("drama", "points"): "drama"}
+
+
+def tail_decided(table: pd.DataFrame, base: str, variant: str, measure: str, group: str) -> bool:
+    """Whether the 1% most extreme games make up more than half of this heavy-tailed measure
+    in the base or the variant (`measures.TAIL_DECIDES`): then it is flagged, not tested."""
+    from .measures import TAIL_DECIDES
+
+    of = TAIL_OF.get((measure, group))
+    if of is None:
+        return False
+    t = table[(table["measure"] == "tail") & (table["group"] == of) & table["variant"].isin([base, variant])]
+    return bool((t["est"] > TAIL_DECIDES).any())
+
+
+#: the false-discovery rate the summary's claims are held to (Benjamini–Hochberg)
+FDR = 0.05
+
+
+def false_discovery(diffs: pd.DataFrame, rate: float = FDR) -> pd.DataFrame:
+    """diffs with `p` (two-sided, normal), `q` (Benjamini–Hochberg adjusted over every
+    difference tested: every measure x variant with a finite standard error) and `claimed`
+    (q < rate). A difference without a standard error (a flag such as the tail share, or
+    the same value in every game), or one that a few games decide (`tail_decided`), is not
+    tested: p and q are NaN."""
+    from scipy.stats import false_discovery_control, norm
+
+    out = diffs.copy()
+    se = out["se"].to_numpy(dtype=float) if len(out) else np.zeros(0)
+    d = out["diff"].to_numpy(dtype=float) if len(out) else np.zeros(0)
+    tested = np.isfinite(se) & (se > 0) & np.isfinite(d)
+    if "tail_decided" in out:
+        tested &= ~out["tail_decided"].to_numpy(dtype=bool)
+    p = np.full(len(out), np.nan)
+    p[tested] = 2 * norm.sf(np.abs(d[tested]) / se[tested])
+    q = np.full(len(out), np.nan)
+    if tested.any():
+        q[tested] = false_discovery_control(p[tested], method="bh")
+    out["p"], out["q"] = p, q
+    out["claimed"] = np.nan_to_num(q, nan=1.0) < rate
+    return out
+
+
+def tested_count(diffs: pd.DataFrame) -> int:
+    """How many differences the false-discovery control covered."""
+    return int(np.isfinite(diffs["q"]).sum()) if "q" in diffs else 0
+
+
+def multiplicity_line(diffs: pd.DataFrame) -> str:
+    """What the summary's claims are held to, and how many differences were tested."""
+    if diffs.empty:
+        return "No difference tested."
+    if "q" not in diffs:
+        diffs = false_discovery(diffs)
+    n = tested_count(diffs)
+    k = int(diffs["claimed"].sum())
+    variants = diffs["variant"].nunique()
+    return (f"{n} differences tested ({n // max(variants, 1)} measures x {variants} "
+            f"variant{'s' if variants > 1 else ''} against {diffs['baseline'].iloc[0]}); a difference is claimed "
+            f"only under a {100 * FDR:.0f}% false-discovery rate across all of them (Benjamini–Hochberg): "
+            f"{k} claimed. A 95% CI that misses 0 is not enough on its own: among {n} true nulls about "
+            f"{0.05 * n:.1f} would.")
 
 
 #: (measure, group) -> what it is, for a person; "{g}" is the group (a seat, a position, ...)
@@ -317,6 +404,9 @@ PLAIN = {
     ("ends", "cap"): "the share of hands stopped at the turn limit",
     ("saturated", ""): "the share of games with a total at the points ceiling",
     ("spread", ""): "the spread (standard deviation) of final scores",
+    ("spread", "robust"): "the robust spread of final scores (trimmed mean distance from the median)",
+    ("drama", "robust"): "the winner's worst deficit during the game (10% trimmed mean, points)",
+    ("tail", None): "the share of the {g} measure made by the 1% most extreme games",
     ("luck", "strategy"): "the share of a final score's variance due to the strategies (skill)",
     ("luck", "seat"): "the share of a final score's variance due to the seat",
     ("luck", "deal"): "the share of a final score's variance due to the cards dealt (luck)",
@@ -350,48 +440,80 @@ def plain_name(measure: str, group: str) -> str:
 
 
 def _describe(row) -> str:
-    _title, _unit, mult, _gname = MEASURES[row["measure"]]
     what = plain_name(row["measure"], row["group"])
-    if mult == 100:
-        d = f"{100 * row['diff']:+.1f} percentage points [{100 * row['lo']:+.1f}, {100 * row['hi']:+.1f}]"
-    else:
-        d = f"{row['diff']:+.2f} [{row['lo']:+.2f}, {row['hi']:+.2f}]"
+    d = shown(row["measure"], row["group"], row["diff"], row["lo"], row["hi"], diff=True)
     direction = "higher" if row["diff"] > 0 else "lower"
     return (f"Under **{row['variant']}**, {what} is {direction} than under {row['baseline']}: "
             f"{d} (95% CI).")
 
 
 def summary_lines(diffs: pd.DataFrame, top: int = 6) -> list[str]:
-    """The summary: the differences from the first variant whose 95% CI misses 0, the
-    clearest first, each one plain sentence."""
+    """The summary: the differences from the first variant claimed under the false-discovery
+    control (`false_discovery`; not merely a 95% CI that misses 0), the clearest first, each
+    one plain sentence."""
     if diffs.empty:
         return ["Only one variant: nothing to compare."]
-    sig = diffs[(diffs["lo"] > 0) | (diffs["hi"] < 0)]
+    if "claimed" not in diffs:
+        diffs = false_discovery(diffs)
+    sig = diffs[diffs["claimed"]]
     if sig.empty:
-        return ["No measure differs between the variants beyond its 95% CI."]
+        return [f"No measure differs detectably between the variants ({tested_count(diffs)} differences tested, "
+                f"false-discovery rate {100 * FDR:.0f}%)."]
     return [_describe(r) for _, r in sig.sort_values("z", ascending=False).head(top).iterrows()]
 
 
 def document(result: dict) -> Document:
-    labels, table = result["labels"], result["measures"]
+    """balance.html: the answers in words first, the claims and what they are held to, who
+    measured skill, every measure per variant (human numbers, units), the glossary, then a
+    section per measure."""
+    from . import verdicts
+    from .players import who_measured
+
+    labels, table, diffs = result["labels"], result["measures"], result["differences"]
     doc = Document(f"Rule variants side by side: {', '.join(labels)} ({result['players']} players)",
                    f"{num(result['games'])} games per variant (seed {result['seed']}; the same deals for every "
                    f"variant that deals the same cards), strategies {', '.join(result['strategies'])} "
                    f"{'at every seat' if result.get('seating') == 'every seat' else 'rotated over the seats'}. "
                    f"Brackets are 95% CIs; differences are against {labels[0]}."
-                   + (f" skill_gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
-                      f"duplicate deals per variant." if result.get("skill_games") else ""))
-    sec = doc.section("Summary", "summary")
-    sec.bullets(summary_lines(result["differences"]))
+                   + (f" Skill gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
+                      f"duplicate deals per variant." if result.get("skill_games") else "")
+                   + (f" Command: `{result['command']}`" if result.get("command") else ""))
+    sec = doc.section("The answers", "answers")
+    sec.bullets(verdicts.answers(table, diffs, labels, result["games"], result.get("skill_games"),
+                                 result.get("family", "crates")))
+    sec.text(multiplicity_line(diffs))
+    flagged = diffs[diffs["tail_decided"]] if "tail_decided" in diffs else diffs[:0]
+    if not flagged.empty:
+        names = sorted({entry(m, g).name for m, g in zip(flagged["measure"], flagged["group"], strict=True)})
+        sec.note(f"Decided by a few games: {', '.join(names)}. In {', '.join(sorted(set(flagged['variant'])))} "
+                 f"or {labels[0]} the 1% most extreme games make up more than half of it (a run of doubling "
+                 f"pressures), so it is flagged and not tested; read its robust companion (spread, robust; "
+                 f"drama, robust) instead.")
+    sec = doc.section("Summary: the detectable differences", "summary")
+    sec.bullets(summary_lines(diffs))
+    if result.get("skill_games") and result.get("rules"):
+        sec = doc.section("Who measured skill", "who")
+        sec.text(f"The skill gap is {result['strong']}'s win rate minus greedy's and random's on the same deals. "
+                 f"A player that learned or was tuned on one rule set may lose ground under another for its own "
+                 f"reasons, not the rule's; per rule set, the players and whether each was validated there:")
+        sec.bullets(who_measured(result["strong"], ("greedy", "random"), dict(zip(labels, result["rules"],
+                                                                                   strict=True))))
     wide = []
-    for key, (title, _unit, mult, _g) in MEASURES.items():
+    for key in MEASURES:
         part = table[table["measure"] == key]
         for grp, rows in part.groupby("group", sort=False):
-            line = {"measure": title + (f": {grp}" if grp else "")}
+            t = entry(key, grp)
+            line = {"measure": t.name, "unit": t.unit}
             for _, r in rows.iterrows():
-                line[r["variant"]] = ci_text(r["est"], r["lo"], r["hi"], 2, pct=mult == 100)
+                line[r["variant"]] = shown(key, grp, r["est"], r["lo"], r["hi"], unit=False)
             wide.append(line)
-    sec.table(pd.DataFrame(wide), "Every measure per variant (95% CI)")
+    sec = doc.section("Every measure", "measures")
+    sec.table(pd.DataFrame(wide), "Every measure per variant (95% CI), in the unit of its row")
+    sec = doc.section("Glossary", "glossary")
+    sec.text("What each measure means, its unit and its sign convention. The CSVs (measures.csv, "
+             "differences.csv) keep full precision: shares as fractions (0.39 = 39%), skill_gap in points "
+             "of win rate.")
+    sec.table(glossary_table(zip(table["measure"], table["group"], strict=True)), "Glossary")
     for key, (title, unit, mult, gname) in MEASURES.items():
         part = table[table["measure"] == key]
         if part.empty:
@@ -422,11 +544,13 @@ def document(result: dict) -> Document:
             ax.set_xticklabels(groups if gname else [""] * len(groups))
             ax.legend(title="variant", fontsize=8)
         s.figure(key.replace("_", "-"), fig, f"{title}, the variants side by side (error bars: 95% CIs).")
-        d = result["differences"]
-        d = d[d["measure"] == key]
+        d = diffs[diffs["measure"] == key]
         if not d.empty:
-            s.table(pd.DataFrame({"variant": d["variant"], gname or "measure": d["group"] if gname else title,
-                                  f"difference vs {labels[0]} (95% CI)": [
-                                      ci_text(a * mult, b * mult, c * mult, 2) for a, b, c in zip(d["diff"], d["lo"], d["hi"], strict=True)]}),
-                    f"Difference from {labels[0]}" + (" (percentage points)" if mult == 100 else ""))
+            s.table(pd.DataFrame({
+                "variant": d["variant"], "measure": [entry(key, g).name for g in d["group"]],
+                f"difference vs {labels[0]} (95% CI)": [shown(key, g, a, b, c, diff=True) for g, a, b, c in
+                                                         zip(d["group"], d["diff"], d["lo"], d["hi"], strict=True)],
+                "claimed (5% FDR)": ["flagged: tail" if t else "yes" if c else "no"
+                                     for c, t in zip(d["claimed"], d["tail_decided"], strict=True)]}),
+                    f"Difference from {labels[0]}")
     return doc

@@ -126,8 +126,9 @@ def balance(preset, knobs, players, strategies, games, seed, out, ideal_turns, s
     t = res["timing"]
     click.echo(f"{len(res['labels'])} variants x {games:,} deals in {res['wall']:.1f} s (playing {t['play']:.1f} s, "
                f"measuring {t['measure']:.1f} s, skill_gap {t['skill']:.1f} s)")
-    from crates_sim.analysis.balance import summary_lines
+    from crates_sim.analysis.balance import multiplicity_line, summary_lines
 
+    click.echo("  " + multiplicity_line(res["differences"]))
     for line in summary_lines(res["differences"]):
         click.echo("  " + line.replace("**", ""))
     if plan is not None:

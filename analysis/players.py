@@ -1,0 +1,67 @@
+"""Who measured skill: the players behind a skill measure, and where each was validated.
+
+Contract: `validation(spec, rules)` says, in one phrase, whether the player `spec` has been
+trained, tuned or validated on the rule set `rules` (docs/strategies.md gives the tables:
+`TABLES` below copies them; a hand-written heuristic or a search over the rules as given
+is not fitted to a table). `who_measured(strong, weak, rules_list)` is the sentence a
+page carries beside every skill measure: the players, and per rule set whether each was
+validated there. A skill measure under a rule set its players were not validated on may
+show the player's fit to the table it learned rather than the rule's effect.
+"""
+
+from __future__ import annotations
+
+#: the tables of a learned or tuned player (docs/strategies.md): (preset, partnerships)
+CLASSIC_BOTH = (("classic", True), ("classic", False))
+TABLES = {
+    "tuned": CLASSIC_BOTH,
+    "weights": CLASSIC_BOTH,
+    "apprentice": CLASSIC_BOTH + (("crazy-eights", False),),
+    "adept": CLASSIC_BOTH + (("crazy-eights", False),),
+    "guided": CLASSIC_BOTH + (("crazy-eights", False),),
+    "thumb": CLASSIC_BOTH,
+    "expert": CLASSIC_BOTH + (("crazy-eights", False),),
+}
+#: players fitted to no table: they follow whatever rules they are given
+RULE_FREE = {
+    "random": "uniform among the legal options",
+    "greedy": "a hand-written heuristic",
+    "hoard3": "a hand-written heuristic",
+    "dump3": "a hand-written heuristic",
+    "keep3": "a hand-written heuristic",
+    "aggressive": "a hand-written heuristic",
+    "partner": "a hand-written heuristic",
+    "pimc": "a search over the rules as given",
+}
+
+
+def _table(preset: str, partnerships: bool) -> str:
+    return f"{preset} {'partnerships' if partnerships else 'individual'}" if preset.startswith("classic") \
+        else preset
+
+
+def validation(spec: str, rules) -> str:
+    """Whether `spec` was fitted or validated on `rules`, in one phrase."""
+    name = str(spec).split(":")[0]
+    if name in RULE_FREE:
+        return f"{RULE_FREE[name]}, fitted to no table"
+    tables = TABLES.get(name)
+    if tables is None:
+        return "not validated on any table we know of (a user strategy)"
+    where = ", ".join(_table(p, t) for p, t in tables)
+    here = (rules.preset_name, bool(rules.partnerships))
+    changed = [k for k in rules.differences() if k != "partnerships"]
+    if here in tables and not changed:
+        return f"validated on this rule set ({where})"
+    what = f"this variant changes {', '.join(changed)}" if changed else f"not on {_table(*here)}"
+    return f"not validated on this rule set: fitted and measured on {where}; {what}"
+
+
+def who_measured(strong: str, weak, rules_by_label: dict) -> list[str]:
+    """One line per rule set: who measured skill there, and whether each was validated."""
+    players = [strong, *[w for w in weak if w != strong]]
+    out = []
+    for label, rules in rules_by_label.items():
+        parts = [f"{p} ({validation(p, rules)})" for p in players]
+        out.append(f"**{label}**: " + "; ".join(parts) + ".")
+    return out
