@@ -420,3 +420,121 @@ def test_crates_train_members_averages_independent_runs(tmp_path):
     assert np.allclose(both["w2"], np.concatenate([first["w2"], member["w2"]]) / 2, atol=1e-5)
     wrong = runner.invoke(cli, ["train", "--members", "2", "--out", str(tmp_path / "x")])
     assert wrong.exit_code == 2 and "--player adept" in wrong.output
+
+
+# ------------------------------------------------------------ the rules as inputs (issue 38)
+def _rows(d, obs, options):
+    """The context row and every option's row of a decision with these options."""
+    options = np.asarray(options, dtype=np.int64)
+    out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+    A.fill_rows(obs, d.hand, d.pile, options, out)
+    ctx = dict(zip(A.CONTEXT_FEATURES, out[:A.N_CONTEXT], strict=True))
+    rows = out[A.N_CONTEXT:].reshape(len(options), A.N_OPTION)
+    return ctx, [dict(zip(A.OPTION_FEATURES, r, strict=True)) for r in rows]
+
+
+def _table_decision(preset, players, **knobs):
+    from crates_sim.play.step import Table
+
+    table = Table(Rules.preset(preset, players, **knobs), [None] * players, 5, 0)
+    while table.pending_phase not in (0, 1, 2):
+        table.answer(table.pending.options[0])
+    return table.pending
+
+
+@pytest.mark.parametrize("preset, players, knobs, expected", [
+    ("classic", 4, {}, {"players_4": 1, "partnerships": 1, "seven_across": 1,
+                        "pressure_team": 1, "count_forced": 1, "count_pips": 1,
+                        "wild_cards": 2, "count_cards": 2, "deck": 1, "spare_three": 0.1}),
+    ("serbian", 3, {}, {"players_3": 1, "partnerships": 0, "upcard_serbian": 1,
+                        "out_immediate": 1, "penalty_immediate": 1, "six_exempt": 1,
+                        "count_pips": 0, "seven_across": 0}),
+    ("league", 2, {"draw_when_able": True, "remove_ranks": "QK"},
+     {"players_2": 1, "penalty_forfeit": 1, "upcard_as_played": 1, "out_may_return": 1,
+      "draw_when_able": 1, "deck": 44 / 52}),
+    ("crazy-eights", 6, {"draw_rule": "one", "target_score": 50},
+     {"players_6up": 1, "draw_one": 1, "wild_cards": 1, "count_cards": 0,
+      "hand_dealt": 5 / 8, "target_left_me": 1, "target_left_best": 1}),
+])
+def test_the_rule_inputs_describe_the_table(preset, players, knobs, expected):
+    d = _table_decision(preset, players, **knobs)
+    ctx, _ = _rows(d, d.obs, d.options)
+    for name, value in expected.items():
+        assert ctx[name] == pytest.approx(value), name
+    # one player-count input, and nothing else of the rules' inputs beyond the table's
+    assert sum(ctx[f"players_{k}"] for k in ("2", "3", "4", "5", "6up")) == 1
+
+
+def test_an_option_says_what_it_does_under_these_rules():
+    """The same rank means what the rules make it: a classic 7 across hits my partner,
+    with seven_target=next the next opponent; a 5 every other seat; a 2 starts a count of
+    two cards; an 8 calls any suit, a 9 one of its colour; under draw_when_able a draw
+    beside cards is voluntary, and a lone forced draw is not."""
+    from crates_sim.cards import ACTION_DRAW
+
+    two, five, seven, eight, nine = 1 * 4, 4 * 4, 6 * 4, 7 * 4, 8 * 4
+    d = _table_decision("classic", 4)
+    _, (r7, r5, r2, r8, r9) = _rows(d, d.obs, [seven, five, two, eight, nine])
+    assert (r7["draws_partner"], r7["draws_opponents"], r7["draws_next"]) == (0.25, 0.0, 0.0)
+    assert (r5["draws_opponents"], r5["draws_partner"], r5["draws_next"]) == (0.5, 0.25, 0.25)
+    assert r2["starts_count"] == 1.0 and r2["draws_next"] == pytest.approx(0.5)
+    assert (r8["wild_any"], r8["wild_colour"], r9["wild_any"], r9["wild_colour"]) == (1, 0, 0, 1)
+    d = _table_decision("classic", 4, seven_target="next")
+    _, (r7,) = _rows(d, d.obs, [seven])
+    assert (r7["draws_next"], r7["draws_opponents"], r7["draws_partner"]) == (0.25, 0.25, 0.0)
+    d = _table_decision("classic", 4, draw_when_able=True)
+    _, (rc, rd) = _rows(d, d.obs, [five, ACTION_DRAW])
+    assert rd["voluntary_draw"] == 1.0 and rd["my_draws"] == 0.25 and rc["voluntary_draw"] == 0
+    _, (alone,) = _rows(d, d.obs, [ACTION_DRAW])
+    assert alone["voluntary_draw"] == 0.0
+    d = _table_decision("classic", 4)
+    _, (_c, forced) = _rows(d, d.obs, [five, ACTION_DRAW])
+    assert forced["voluntary_draw"] == 0.0
+
+
+def test_older_weights_files_get_zero_weights_on_the_inputs_they_lack(tmp_path):
+    """A file that names fewer inputs (an older network) reads into this layout with zero
+    weights on the others, and scores every option exactly as its own inputs say."""
+    rng = np.random.default_rng(8)
+    opt = [n for n in A.OPTION_FEATURES if n not in A.RULE_OPTION_FEATURES]
+    ctx = [n for n in A.CONTEXT_FEATURES if n not in A.RULE_CONTEXT_FEATURES]
+    net = {"w_opt": rng.normal(size=(len(opt), 16)), "w_ctx": rng.normal(size=(len(ctx), 16)),
+           "b1": rng.normal(size=16), "w2": rng.normal(size=16), "b2": np.zeros(1)}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"option_features": opt, "context_features": ctx, "hidden": 16,
+                                "tables": {"crates-individual": {k: v.tolist()
+                                                                 for k, v in net.items()}}}))
+    wide = A.read_weights(path)["crates-individual"]
+    for name in A.RULE_OPTION_FEATURES:
+        assert not wide["w_opt"][A.OPTION_FEATURES.index(name)].any()
+    for name in A.RULE_CONTEXT_FEATURES:
+        assert not wide["w_ctx"][A.CONTEXT_FEATURES.index(name)].any()
+    assert np.array_equal(wide["w_opt"][A.OPTION_FEATURES.index(opt[5])], net["w_opt"][5])
+    bad = json.loads(path.read_text())
+    bad["context_features"] = ctx + ["no_such_input"]
+    path.write_text(json.dumps(bad))
+    from crates_sim.errors import CratesError
+    with pytest.raises(CratesError, match="another network"):
+        A.read_weights(path)
+
+
+#: the same games of the third networks (issue 30's shipped ones: two members averaged),
+#: recorded with the code of commit fe6de97, when they shipped: adept:net=3
+THIRD_NETWORKS_GAMES = {
+    ("classic", True): (10268, "d54381932f428323"),
+    ("classic", False): (11231, "cd7af82d880d3b32"),
+    ("crazy-eights", None): (6016, "4b6262e40218a332"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(THIRD_NETWORKS_GAMES, key=str))
+def test_net_3_plays_the_third_networks_games(table):
+    import hashlib
+
+    preset, partnerships = table
+    knobs = {} if partnerships is None else {"partnerships": partnerships}
+    specs = ["adept:net=3", "adept:temp=3:net=3", "adept:net=3", "adept:three=40:net=3"]
+    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
+                    n_games=12, detail="games")
+    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+    assert (res.turns, digest) == THIRD_NETWORKS_GAMES[table]
