@@ -48,6 +48,45 @@ def ci_text(est, lo, hi, digits: int = 2, pct: bool = False) -> str:
     return f"{num(float(est), digits)} [{num(float(lo), digits)}, {num(float(hi), digits)}]"
 
 
+#: the most decimals `human` shows (a number finer than this reads as 0)
+MAX_DECIMALS = 4
+
+
+def decimals_for(width: float, magnitude: float = 0.0) -> int:
+    """Decimals that show two significant digits of `width` (a CI's half-width), or three of
+    `magnitude` when there is no width; never more than MAX_DECIMALS."""
+    ref = width if width and math.isfinite(width) and width > 0 else abs(magnitude)
+    if not ref or not math.isfinite(ref):
+        return 2
+    return int(min(MAX_DECIMALS, max(0, (1 if width and width > 0 else 2) - math.floor(math.log10(ref)))))
+
+
+def human(x, decimals: int = 2, signed: bool = False) -> str:
+    """A number for a person: thousands separators, fixed decimals, no exponent, no "-0"
+    (`-6.1e-31` -> "0.00", `2013.4` -> "2,013"); "–" for a missing value."""
+    if x is None or not math.isfinite(float(x)):
+        return "–"
+    text = f"{float(x):{'+' if signed else ''},.{decimals}f}"
+    if float(text.replace(",", "")) == 0:
+        text = f"{0.0:.{decimals}f}"
+    return text
+
+
+def ci_human(est, lo, hi, signed: bool = False, mult: float = 1.0, decimals: int | None = None) -> str:
+    """`est [lo, hi]` in human form, the decimals set by the interval's width (two significant
+    digits of the half-width): `-0.94 [-1.18, -0.70]`, `+2,013 [+1,990, +2,040]`."""
+    e, a, b = (float(v) * mult if v is not None and math.isfinite(float(v)) else float("nan") for v in (est, lo, hi))
+    if not math.isfinite(e):
+        return "–"
+    if decimals is None:
+        decimals = decimals_for((b - a) / 2 if math.isfinite(a) and math.isfinite(b) else 0.0, e)
+        if e:  # and no more than three significant digits of the estimate
+            decimals = min(decimals, decimals_for(0.0, e))
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return human(e, decimals, signed)
+    return f"{human(e, decimals, signed)} [{human(a, decimals, signed)}, {human(b, decimals, signed)}]"
+
+
 def ci_col(df: pd.DataFrame, name: str, digits: int = 2, pct: bool = False) -> list:
     return [ci_text(e, lo, hi, digits, pct) for e, lo, hi in zip(df[name], df[f"{name}_lo"], df[f"{name}_hi"], strict=False)]
 

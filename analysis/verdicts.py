@@ -115,7 +115,7 @@ def knob_lines(diffs: pd.DataFrame, names: dict, games: int) -> list[str]:
             lines.append((0, f"**{name}**: no detectable change in any of its {tested} measures at {games:,} "
                              f"games."))
             continue
-        top = hits.reindex(hits["z"].sort_values(ascending=False).index).head(PER_KNOB)
+        top = (hits.sort_values("p") if "p" in hits else hits).head(PER_KNOB)
         said = "; ".join(f"{entry(r['measure'], r['group']).name} "
                          f"{shown(r['measure'], r['group'], r['diff'], r['lo'], r['hi'], diff=True)}"
                          for r in top.to_dict("records"))

@@ -138,8 +138,8 @@ def balance(preset, knobs, players, strategies, games, seed, out, ideal_turns, s
         m = res["measures"]
         info = (f"{num_text(games)} games per variant (seed {seed}), strategies {', '.join(res['strategies'])}, "
                 f"{players} players; each knob value alone against {res['labels'][0]}, on the same deals. "
-                f"Brackets are 95% CIs.")
-        paths = write_knobs(out, table, res["labels"][0], m, info)
+                f"Brackets are 95% CIs. Command: `{res['command']}`")
+        paths = write_knobs(out, table, res["labels"][0], m, info, games)
         base_rows = m[m["variant"] == res["labels"][0]]
         base_est = {a + (f":{g}" if g else ""): e for a, g, e in zip(base_rows["measure"], base_rows["group"],
                                                                     base_rows["est"], strict=True)}
