@@ -104,3 +104,26 @@ def spec(rules: Rules) -> str:
     """A rule set as the command line names it: `--preset PRESET[:knob=value,...]
     --players N` (the knobs that differ from the preset's, partnerships among them)."""
     return f"--preset {rules.describe()} --players {rules.players}"
+
+
+#: `three`: the three tables of issue 30 (adept:net=3 was trained on them)
+THREE_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
+
+
+def parse_tables(text: str) -> list:
+    """The tables a `--tables` value names: `every` (every_table), `three` (THREE_TABLES),
+    `drawn:N:SEED` (random_tables(N, SEED)), or several joined by `+`."""
+    out = []
+    for part in text.split("+"):
+        name, *rest = part.strip().split(":")
+        if name == "every" and not rest:
+            out += every_table()
+        elif name == "three" and not rest:
+            out += [Rules.preset(p, 4, **({} if s is None else {"partnerships": s}))
+                    for p, s in THREE_TABLES]
+        elif name == "drawn" and len(rest) == 2 and all(x.strip().isdigit() for x in rest):
+            out += random_tables(int(rest[0]), int(rest[1]))
+        else:
+            raise CratesError(f"--tables: {part.strip()!r} is not every, three or drawn:N:SEED "
+                              f"(e.g. drawn:10:3801)")
+    return out

@@ -53,3 +53,35 @@ def test_training_tables_repeat_the_partnership_presets_then_draw():
 def test_a_spec_names_the_table_as_the_command_line_does():
     rules = Rules.preset("classic", 4, partnerships=False, seven_target="next")
     assert spec(rules) == "--preset classic:partnerships=False,seven_target=next --players 4"
+
+
+def test_compare_on_tables_writes_one_row_a_table_and_commands_that_replay_them(tmp_path):
+    import shlex
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from crates_sim.cli.main import cli
+
+    runner = CliRunner()
+    out = tmp_path / "t"
+    args = ["compare", "--strategies", "greedy,random", "--tables", "drawn:2:5", "--games", "4",
+            "--seed", "9", "--workers", "1", "--out", str(out)]
+    res = runner.invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    rows = pd.read_csv(out / "tables.csv")
+    assert len(rows) == 2 and list(rows["seed"]) == [9, 10]
+    assert set(rows["b"]) == {"random"} and (rows["deals"] == 4).all()
+    # the command of a row plays that table alone, to the same result
+    again = shlex.split(rows["command"][1].replace(str(out / rows["table"][1]),
+                                                   str(tmp_path / "alone")))[1:]
+    assert runner.invoke(cli, [*again, "--workers", "1"]).exit_code == 0
+    alone = pd.read_csv(tmp_path / "alone" / "pairs.csv")
+    assert 100 * alone["win_diff"][0] == rows["win_diff"][1]
+    # resumed: nothing played again
+    assert runner.invoke(cli, args).exit_code == 0
+    bad = runner.invoke(cli, [*args[:-1], str(tmp_path / "b"), "--preset", "league"])
+    assert bad.exit_code != 0 and "--tables names the rules itself" in bad.output
+    worse = runner.invoke(cli, ["compare", "-s", "greedy,random", "--tables", "drawn:x",
+                                "--out", str(tmp_path / "c")])
+    assert worse.exit_code != 0 and "drawn:N:SEED" in worse.output

@@ -45,7 +45,15 @@ __all__ = ["compare", "ladder", "tournament"]
 @click.option("--cost", type=int, default=0, show_default=True, metavar="GAMES",
               help="Also time each strategy, and greedy, per turn: GAMES games with it in every "
                    "seat, one core, after the tournament (0: not timed).")
-def compare(rules, strategies, games, seed, out, precision, max_games, workers, scheduler, cost):
+@click.option("--tables", default=None, metavar="every|three|drawn:N:SEED",
+              help="One comparison per table instead of the rules above: every preset at every "
+                   "player count (Crates with 4 both with and without partnerships), issue 30's "
+                   "three, or N rule sets drawn from the whole knob space with SEED; join with "
+                   "+. Table T plays seed SEED + T into OUT/T-...; OUT/tables.csv has the first "
+                   "strategy against each other one on every table.")
+@click.pass_context
+def compare(ctx, rules, strategies, games, seed, out, precision, max_games, workers, scheduler,
+            cost, tables):
     """Compare strategies in a duplicate tournament (common random numbers).
 
     Every deal is played once per rotation of the strategies over the seats, so each
@@ -60,6 +68,9 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
           --games 5000 --out cmp/four
       crates compare --strategies hoard3,dump3 --games 1000 --precision 5 --out cmp/h3
       crates compare --strategies expert,pimc --games 500 --cost 4 --out cmp/ep
+      crates compare --strategies adept,expert --tables every --games 1000 --seed 38100 \\
+          --cost 10 --out cmp/every
+      crates compare --strategies adept,greedy --tables drawn:10:3801 --games 200 --out cmp/drawn
     """
     from crates_sim.analysis.compare import compare as run_compare
     from crates_sim.analysis.compare import pair_table
@@ -73,6 +84,9 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
         raise CratesError("--games must be at least 2")
     if cost < 0:
         raise CratesError("--cost must be 0 (off) or a number of games")
+    if tables is not None:
+        return _compare_tables(ctx, tables, specs, games, seed, out, precision, workers,
+                               scheduler, cost)
     res = run_compare(rules, specs, games, seed, out, precision, max_games, _workers(workers),
                       echo=click.echo, scheduler=scheduler)
     click.echo(f"{res['games']:,} deals x {res['rotations']} rotations in {res['wall']:.1f} s "
@@ -98,6 +112,20 @@ def compare(rules, strategies, games, seed, out, precision, max_games, workers, 
         data["cost_us_per_turn"] = costs
         summary.write_text(json.dumps(data, indent=1, default=float))
     click.echo(f"report: {res['paths']['html']}")
+
+
+def _compare_tables(ctx, tables, specs, games, seed, out, precision, workers, scheduler, cost):
+    """`crates compare --tables`: analysis.tables.compare_tables."""
+    from crates_sim.analysis.tables import compare_tables
+    from crates_sim.knob_space import parse_tables
+
+    named = [n for n in ("preset", "players", "partnerships", "settings", "precision")
+             if ctx.get_parameter_source(n).name != "DEFAULT"]
+    if named:
+        raise CratesError(f"--tables names the rules itself: drop --{named[0]}")
+    rows = compare_tables(parse_tables(tables), specs, games, seed, out, _workers(workers),
+                          cost, echo=click.echo, scheduler=scheduler)
+    click.echo(f"{len(rows)} rows: {Path(out) / 'tables.csv'}")
 
 
 @click.command()
