@@ -12,7 +12,7 @@ Trial 0 is the base itself. The state (every finished trial) is OUT/design.json,
 after each trial: rerunning the same command resumes (the finished trials are given to a
 new study, and the search goes on to --budget). The best trial is validated against the
 base on fresh deals (a derived seed); OUT/best.txt holds its variant spec (for
-`crates balance --variants` and `crates simulate --preset`), OUT/design.csv one row per
+`crates balance --preset` and `crates simulate --preset`), OUT/design.csv one row per
 trial, OUT/design.html (+ .md, PNGs) the search's course and the best against the base.
 """
 
@@ -36,6 +36,13 @@ from .knobs import RANGES, REMOVE_CHOICES, SAFETY, family_knobs
 STATE = "design.json"
 KIND = "crates design"
 SEARCH, VALIDATE = 11, 12
+#: the trials the page lists, best first
+BEST_SHOWN = 15
+OBJECTIVE_NOTE = ("The objective is in units of the base's own values: a `=VALUE` target adds |est − VALUE| / "
+                  "|VALUE| (|the base's est| when VALUE is 0, so the base adds 1), a `max` target −est / |the "
+                  "base's est| (the base adds −1), `min` +est / |the base's est| (+1), each times its weight. So "
+                  "the base's objective is a reference point, not a score of 0 = perfect: e.g. `first_player=0 "
+                  "skill_gap=max` gives the base 1 − 1 = 0, and a variant must go below it.")
 
 
 # ------------------------------------------------------------------ targets
@@ -229,12 +236,12 @@ def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
 
 def command(base, players, knobs, targets, budget, games, validate, specs, seed, out, ideal_text, strong,
             skill_games, scheduler) -> str:
-    args = ["crates", "design", "--base", base, "--players", str(players)]
+    args = ["crates", "design", "--preset", base, "--players", str(players)]
     if knobs:
         args += ["--knobs", ",".join(knobs)]
     for t in targets:
         args += ["--target", t.text()]
-    args += ["--budget", str(budget), "--games-per-trial", str(games), "--validate-games", str(validate),
+    args += ["--budget", str(budget), "--games", str(games), "--validate-games", str(validate),
              "--strategies", ",".join(specs), "--seed", str(seed), "--out", str(out)]
     if ideal_text:
         args += ["--ideal-turns", ideal_text]
@@ -362,13 +369,45 @@ def design(base: str, targets: list[Target], out, budget: int = 40, games: int =
                       "diff_hi": float(d["hi"].iloc[0]) if len(d) else 0.0})
     validation = pd.DataFrame(vrows)
     validation.to_csv(out / "validation.csv", index=False)
+    verdict = verdict_line(validation, targets, base, best["spec"], validate_games)
     result = {"best": best, "trials": trials, "validation": validation, "validation_seed": vseed,
               "validate_games": validate_games, "resumed": resumed, "ran": len(trials) - resumed,
               "search_seconds": search_seconds, "wall": time.perf_counter() - t0, "base": base,
               "targets": targets, "games": games, "seed": seed, "players": players, "specs": specs,
-              "command": cmd, "base_objective": trials[0]["objective"]}
+              "command": cmd, "base_objective": trials[0]["objective"], "verdict": verdict, "strong": strong,
+              "rules_best": rules_best}
     result["paths"] = document(result).write(out / "design.html")
     return result
+
+
+def improved(t: Target, base: float, diff: float, lo: float, hi: float) -> bool:
+    """Whether the best variant moves target t's way with a CI that excludes no change."""
+    if t.goal == "max":
+        return lo > 0
+    if t.goal == "min":
+        return hi < 0
+    toward = float(t.goal) - base
+    return (lo > 0 and toward > 0 and abs(base + diff - float(t.goal)) < abs(toward)) or \
+        (hi < 0 and toward < 0 and abs(base + diff - float(t.goal)) < abs(toward))
+
+
+def verdict_line(validation: pd.DataFrame, targets, base: str, best: str, games: int) -> str:
+    """In words: whether the best variant beats the base on the fresh deals, per target."""
+    if best == base:
+        return (f"No variant beat the base: the best trial of the search is {base} itself, so there is nothing "
+                f"to adopt.")
+    better = [t.text() for t, r in zip(targets, validation.to_dict("records"), strict=True)
+              if improved(t, r["base"], r["diff"], r["diff_lo"], r["diff_hi"])]
+    if len(better) == len(targets):
+        return (f"The best variant, {best}, beats {base} on {games:,} fresh deals on every target "
+                f"({', '.join(better)}): each difference's 95% CI lies on the target's side.")
+    if better:
+        rest = [t.text() for t in targets if t.text() not in better]
+        return (f"The best variant, {best}, beats {base} on {games:,} fresh deals on {', '.join(better)} "
+                f"only; on {', '.join(rest)} no better than the base can be told.")
+    return (f"No variant beat the base on {games:,} fresh deals: the search's best, {best}, is not detectably "
+            f"better than {base} on any target (every difference's 95% CI includes no change). Its lead in "
+            f"the search was the noise of the search's own deals; keep {base}, or search with more --games.")
 
 
 def _validation_table(vb: dict, vx: dict, targets, base: str, best: str) -> pd.DataFrame:
@@ -396,7 +435,8 @@ def _write_csv(trials, targets, space, path: Path) -> None:
 
 
 def document(result: dict):
-    from .render import Document, ci_text, figure
+    from .glossary import entry, glossary_table, shown
+    from .render import Document, figure
 
     trials = [t for t in result["trials"] if t["objective"] is not None]
     best = result["best"]
@@ -406,16 +446,37 @@ def document(result: dict):
                    f"{', '.join(result['specs'])}, {result['players']} players. Trial 0 is the base. "
                    f"Command: `{result['command']}`")
     sec = doc.section("Best variant", "best")
-    sec.bullets([f"best: `{best['spec']}` (trial {best['trial']}, objective {best['objective']:.4g}; "
-                 f"the base's {result['base_objective']:.4g})",
+    if result.get("verdict"):
+        sec.text(f"**{result['verdict']}**")
+    sec.bullets([f"best of the search: `{best['spec']}` (trial {best['trial']}, objective {best['objective']:.4g}; "
+                 f"the base's {result['base_objective']:.4g}, lower is better)",
                  f"validated on {result['validate_games']:,} fresh deals (seed {result['validation_seed']}) "
-                 f"against {result['base']}, below"])
+                 f"against {result['base']}, below",
+                 OBJECTIVE_NOTE])
     v = result["validation"]
+    names = [t.measure for t in result["targets"]]
+    groups = [t.group for t in result["targets"]]
     sec.table(pd.DataFrame({"target": v["target"],
-                            result["base"]: [ci_text(a, b, c, 3) for a, b, c in zip(v["base"], v["base_lo"], v["base_hi"], strict=True)],
-                            "best": [ci_text(a, b, c, 3) for a, b, c in zip(v["best"], v["best_lo"], v["best_hi"], strict=True)],
-                            "best − base": [ci_text(a, b, c, 3) for a, b, c in zip(v["diff"], v["diff_lo"], v["diff_hi"], strict=True)]}),
+                            "unit": [entry(m, g).unit for m, g in zip(names, groups, strict=True)],
+                            result["base"]: [shown(m, g, a, b, c, unit=False) for m, g, a, b, c in
+                                             zip(names, groups, v["base"], v["base_lo"], v["base_hi"], strict=True)],
+                            "best": [shown(m, g, a, b, c, unit=False) for m, g, a, b, c in
+                                     zip(names, groups, v["best"], v["best_lo"], v["best_hi"], strict=True)],
+                            "best − base": [shown(m, g, a, b, c, diff=True, unit=False) for m, g, a, b, c in
+                                            zip(names, groups, v["diff"], v["diff_lo"], v["diff_hi"],
+                                                strict=True)]}),
               "Validation: the best variant against the base on fresh deals (95% CIs)")
+    if any(t.measure == "skill_gap" for t in result["targets"]) and result.get("rules_best") is not None:
+        from crates_sim.rules import Rules as _Rules
+
+        from .players import who_measured
+
+        rules = {result["base"]: _Rules.preset(result["base"], result["players"]), best["spec"]: result["rules_best"]}
+        sec.text("**Who measured skill.** The skill gap is the strong player's win rate minus greedy's and random's "
+                 "on the same deals; a player fitted to one rule set may lose ground under another for its own "
+                 "reasons, not the rule's:")
+        sec.bullets(who_measured(result.get("strong", "tuned"), ("greedy", "random"), rules))
+    sec.table(glossary_table(zip(names, groups, strict=True)), "What the targets' measures mean")
     s2 = doc.section("The search's course", "course")
     fig, ax = figure("Objective per trial (lower is better)", "trial", "objective")
     xs = [t["trial"] for t in trials]
@@ -424,7 +485,8 @@ def document(result: dict):
     ax.plot(xs, np.minimum.accumulate(ys), "-", label="best so far")
     ax.legend(fontsize=8)
     s2.figure("course", fig, "Each trial's objective and the best so far.")
+    top = sorted(trials, key=lambda t: t["objective"])[:BEST_SHOWN]
     s2.table(pd.DataFrame([{"trial": t["trial"], "objective": round(t["objective"], 4), "variant": t["spec"]}
-                           for t in sorted(trials, key=lambda t: t["objective"])[:15]]),
-             "The 15 best trials")
+                           for t in top]),
+             f"The {len(top)} best trials" if len(top) < len(trials) else f"All {len(top)} trials, best first")
     return doc

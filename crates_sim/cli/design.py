@@ -229,8 +229,8 @@ def design(preset, targets, knobs, players, strategies, budget, games, validate_
     base = preset
     from crates_sim.analysis.design import design as run_design
     from crates_sim.analysis.design import parse_target
+    from crates_sim.analysis.glossary import shown
     from crates_sim.analysis.measures import parse_band
-    from crates_sim.analysis.render import ci_text
 
     parsed = [parse_target(t) for t in targets]
     names = [k.strip() for k in knobs.split(",") if k.strip()] if knobs else None
@@ -243,10 +243,11 @@ def design(preset, targets, knobs, players, strategies, budget, games, validate_
     click.echo(f"best: {b['spec']} (trial {b['trial']}, objective {b['objective']:.4g}; base "
                f"{res['base_objective']:.4g})")
     click.echo(f"validated on {res['validate_games']:,} fresh deals (seed {res['validation_seed']}):")
-    for _, r in res["validation"].iterrows():
-        click.echo(f"  {r['target']}: {base} {ci_text(r['base'], r['base_lo'], r['base_hi'], 3)}, best "
-                   f"{ci_text(r['best'], r['best_lo'], r['best_hi'], 3)}, difference "
-                   f"{ci_text(r['diff'], r['diff_lo'], r['diff_hi'], 3)}")
+    for t, (_, r) in zip(res["targets"], res["validation"].iterrows(), strict=True):
+        click.echo(f"  {r['target']}: {base} {shown(t.measure, t.group, r['base'], r['base_lo'], r['base_hi'])}, "
+                   f"best {shown(t.measure, t.group, r['best'], r['best_lo'], r['best_hi'])}, difference "
+                   f"{shown(t.measure, t.group, r['diff'], r['diff_lo'], r['diff_hi'], diff=True)}")
+    click.echo(res["verdict"])
     click.echo(f"best.txt: {res['paths']['html'].with_name('best.txt')}")
     click.echo(f"report: {res['paths']['html']}")
 
