@@ -37,13 +37,37 @@ DESIGNER_MEASURES = {
     "drama": ("Drama", "winner's worst deficit: points / in SDs of final totals", 1, "part"),
     "comeback": ("Comebacks", "share of games won from behind at mid-game (%)", 100, ""),
     "duration": ("Duration", "turns and hands per game, their spread; share in the ideal band", 1, "part"),
-    "skill_gap": ("Skill gap", "win-rate difference of the strong player (%)", 100, "against"),
+    "skill_gap": ("Skill gap", "win-rate difference of the strong player (points of win rate)", 1, "against"),
+    "tail": ("Tail share", "share of a heavy-tailed measure made by the 1% most extreme games (%)", 100, "of"),
 }
+#: the share of games whose weight `tail_share` measures
+TAIL = 0.01
+#: a measure whose tail share is above this is decided by a few games (the page flags it)
+TAIL_DECIDES = 0.5
+#: stored skill_gap = the win-rate difference (a share) x this: points of win rate
+POINTS = 100.0
 
 
 def row(measure: str, group: str, ci: stats.CI) -> dict:
     return {"measure": measure, "group": group, "est": float(ci.estimate), "lo": float(ci.lo),
             "hi": float(ci.hi), "se": float(ci.se)}
+
+
+def tail_share(weights: np.ndarray, top: float = TAIL) -> float:
+    """The share of sum(weights) (nonnegative, one per game) that the `top` share of games
+    with the largest weights make up: near `top` for a light tail, near 1 when a few games
+    decide a mean or a variance."""
+    w = np.sort(np.abs(np.asarray(weights, dtype=float))[np.isfinite(weights)])[::-1]
+    total = w.sum()
+    if not len(w) or total <= 0:
+        return float("nan")
+    return float(w[:max(1, math.ceil(top * len(w)))].sum() / total)
+
+
+def tail_row(group: str, weights: np.ndarray) -> dict:
+    """A `tail` row (no CI: a flag, not a measure to compare)."""
+    nan = float("nan")
+    return {"measure": "tail", "group": group, "est": tail_share(weights), "lo": nan, "hi": nan, "se": nan}
 
 
 def per_game_mean(game: np.ndarray, values: np.ndarray) -> stats.CI:
@@ -196,6 +220,8 @@ def flow_measures(D: Data) -> list[dict]:
         row("decisive_hand", "hand", per_game_mean(g, flow["decisive_hand"].to_numpy())),
         row("drama", "points", per_game_mean(g, flow["drama_points"].to_numpy())),
         row("drama", "share", drama_share(flow, score_units)),
+        row("drama", "robust", stats.trimmed_mean_ci(flow["drama_points"].to_numpy())),
+        tail_row("drama", flow["drama_points"].to_numpy()),
         row("comeback", "", per_game_mean(g, flow["comeback"].to_numpy())),
     ]
 
@@ -270,8 +296,8 @@ WEAK = ("greedy", "random")
 
 
 def skill_gap(rules, strong: str, games: int, seed: int, backend, echo=None) -> list[dict]:
-    """The strong player's win-rate difference against greedy and against random: duplicate
-    games (the same deals, the two rotated over the seats as `crates compare` does), the
+    """The strong player's win-rate difference against greedy and against random, in points
+    of win rate (percentage points: 48.1, not 0.481): duplicate games (the same deals, the two rotated over the seats as `crates compare` does), the
     difference of the two strategies' win shares per deal with a t interval over deals."""
     from .blocks import BLOCK, rotations
     from .tune import _play_all, _tasks, measures
@@ -290,6 +316,6 @@ def skill_gap(rules, strong: str, games: int, seed: int, backend, echo=None) -> 
     for j, w in enumerate(weak):
         m = measures(arr[0, j])
         se = (m["win_hi"] - m["win_lo"]) / (2 * z) if np.isfinite(m["win_hi"]) else float("nan")
-        out.append({"measure": "skill_gap", "group": w, "est": m["win_diff"], "lo": m["win_lo"], "hi": m["win_hi"],
-                    "se": se})
+        out.append({"measure": "skill_gap", "group": w, "est": POINTS * m["win_diff"], "lo": POINTS * m["win_lo"],
+                    "hi": POINTS * m["win_hi"], "se": POINTS * se})
     return out

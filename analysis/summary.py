@@ -26,6 +26,7 @@ report shows them first, each with its chart beside it (`render.Section.answer`)
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -40,6 +41,8 @@ GREEDY_FAMILY = ("greedy", "hoard3", "dump3", "keep3")
 #: a 3's worth kept (keep3's `three`) of the other members: greedy values a 3 at 0 and so
 #: plays it only when forced, as hoard3 does (docs/findings.md); dump3 plays it first
 FIXED_WORTH = {"greedy": 0.0, "hoard3": 0.0, "dump3": -100.0}
+#: where the commands the summary suggests write (each names its own --out)
+SUGGESTED_ROOT = "results"
 
 
 @dataclass
@@ -98,12 +101,21 @@ def _players_flags(D: Data) -> list[str]:
     return args
 
 
+def suggested_out(*parts: str) -> str:
+    """The --out folder of a suggested command: results/<parts, as a file name>, so that the
+    command runs as pasted (issue 39 §4)."""
+    name = "-".join(re.sub(r"[^A-Za-z0-9]+", "-", p).strip("-") for p in parts if p)
+    return f"{SUGGESTED_ROOT}/{name or 'run'}"
+
+
 def compare_command(D: Data, a: str, b: str) -> str:
-    """The `crates compare` command that measures a against b under this dataset's rules."""
+    """The `crates compare` command that measures a against b under this dataset's rules
+    (with its --out: it runs as pasted)."""
     deals = int(collect(D.games.select(pl.col("game").n_unique())).item())  # not counting rotations
     games = max(2000, deals)
     return shlex.join(["crates", "compare", *_players_flags(D), "--strategies", f"{a},{b}",
-                       "--games", str(games), "--seed", str(D.manifest["seed"])])
+                       "--games", str(games), "--seed", str(D.manifest["seed"]),
+                       "--out", suggested_out("compare", a, b)])
 
 
 def _label(spec: str) -> str:
@@ -291,13 +303,16 @@ def seats_answer(D: Data) -> Answer:
     seat_mix = [tuple(sorted(r[s] for r in plans)) for s in range(D.players)]
     if len(set(seat_mix)) > 1:
         strat = ", ".join(f"seat {s}: {' / '.join(sorted(set(r[s] for r in plans)))}" for s in range(D.players))
+        seats_out = suggested_out("seats", D.preset, "greedy")
         cmd = shlex.join(["crates", "simulate", *_players_flags(D), "--strategies", "greedy", "--games",
-                          str(max(10000, int(D.manifest["games_done"]))), "--seed", str(D.manifest["seed"])])
+                          str(max(10000, int(D.manifest["games_done"]))), "--seed", str(D.manifest["seed"]),
+                          "--out", seats_out])
         return Answer("seats", q,
                       f"This dataset cannot say: the seats play different strategies ({strat}) and are not "
                       f"rotated, so a seat's win share ({'; '.join(cells)}) mixes the seat with its strategy.",
                       f"No verdict: the design confounds seat and strategy. One strategy at every seat "
-                      f"measures the seats: `{cmd}`, then `crates report` on it.", None, cmd, fig, caption)
+                      f"measures the seats: `{cmd}`, then `{shlex.join(['crates', 'report', seats_out])}`.",
+                      None, cmd, fig, caption)
     off = [(n, w) for n, w, lo, hi in zip(names, by["w"], by["w_lo"], by["w_hi"], strict=True)
            if lo > fair or hi < fair]
     if not off:
