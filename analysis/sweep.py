@@ -34,7 +34,7 @@ import pandas as pd
 
 from crates_sim.data.dataset import MANIFEST, read_manifest, tmp_path, write_json_atomic
 from crates_sim.data.progress import Progress
-from crates_sim.errors import CratesError
+from crates_sim.errors import CratesError, did_you_mean
 from crates_sim.strategy import BUILTINS, parse_spec
 
 from .blocks import labels_for, open_dataset, play, read_stored, rotations
@@ -98,7 +98,8 @@ def parse_axis(spec: str) -> tuple[str, Axis]:
     name, fixed = parse_spec(base)
     shown, known = _known(name)
     if param not in known:
-        raise CratesError(f"grid {spec!r}: strategy {shown} has no parameter {param!r} "
+        raise CratesError(f"grid {spec!r}: strategy {shown} has no parameter {param!r}"
+                          f"{did_you_mean(param, known)} "
                           f"(parameters: {', '.join(known) or 'none declared'})")
     if param in fixed:
         raise CratesError(f"grid {spec!r}: {param} is both fixed and swept")

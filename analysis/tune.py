@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crates_sim.errors import CratesError
+from crates_sim.errors import CratesError, did_you_mean
 
 STATE = "tune.json"
 KIND = "crates tune"
@@ -107,7 +107,7 @@ def plan_search(strategy: str, params: list[str] | None = None):
     if params:
         for p in params:
             if p not in known:
-                raise CratesError(f"--params: strategy {shown} has no parameter {p!r} "
+                raise CratesError(f"--params: strategy {shown} has no parameter {p!r}{did_you_mean(p, known)} "
                                   f"(parameters: {', '.join(known)})")
             if p in fixed:
                 raise CratesError(f"--params: {p} is both fixed in {strategy!r} and tuned")

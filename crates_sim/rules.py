@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import cards as C
-from .errors import CratesError
+from .errors import CratesError, did_you_mean
 
 CRATES, EIGHTS = "crates", "eights"
+#: a family as an error text names it ("a Crazy Eights preset")
+FAMILY_TEXT = {CRATES: "Crates", EIGHTS: "Crazy Eights"}
 
 #: knob name -> (family, allowed values or type)
 KNOBS = {
@@ -101,7 +103,8 @@ def _parse_value(name: str, raw, kind):
         if name == "first_dealer" and value in ("0", "random"):
             return value
         if value not in kind:
-            raise CratesError(f"knob {name}: {raw!r} is not one of {', '.join(kind)}")
+            raise CratesError(f"knob {name}: {raw!r} is not one of {', '.join(kind)}"
+                              f"{did_you_mean(value, kind)}")
         return value
     if kind is bool:
         if isinstance(raw, bool):
@@ -139,7 +142,8 @@ class Rules:
     def preset(cls, name: str, players: int = 4, **overrides) -> "Rules":
         """The preset `name` for `players` players with knob overrides (`crates rules` names them)."""
         if name not in PRESETS:
-            raise CratesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+            raise CratesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}; "
+                              f"presets: {', '.join(PRESETS)}")
         family, (lo, hi), defaults, _ = PRESETS[name]
         if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
             raise CratesError(f"players must be a whole number, not {players!r}")
@@ -153,9 +157,11 @@ class Rules:
             if raw is None:
                 continue
             if key not in KNOBS:
-                raise CratesError(f"unknown knob {key!r}; knobs: {', '.join(KNOBS)}")
+                raise CratesError(f"unknown knob {key!r}{did_you_mean(key, KNOBS)}; "
+                                  f"knobs: {', '.join(KNOBS)}")
             if key not in knobs:
-                raise CratesError(f"knob {key} does not apply to {name} (a {family} preset)")
+                raise CratesError(f"knob {key} does not apply to {name} "
+                                  f"(a {FAMILY_TEXT[family]} preset)")
             knobs[key] = _parse_value(key, raw, KNOBS[key][1])
         rules = cls(name, players, knobs)
         rules._validate()

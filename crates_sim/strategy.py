@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .errors import CratesError
+from .errors import CratesError, did_you_mean
 from .strategy_ids import (
     ADEPT,
     AGGRESSIVE,
@@ -113,7 +113,8 @@ def reads(*parts):
     (of an earlier decision of the same game)."""
     bad = [p for p in parts if p not in VIEW_PARTS]
     if bad:
-        raise CratesError(f"reads: unknown part {bad[0]!r} (parts: {', '.join(VIEW_PARTS)})")
+        raise CratesError(f"reads: unknown part {bad[0]!r}{did_you_mean(bad[0], VIEW_PARTS)} "
+                          f"(parts: {', '.join(VIEW_PARTS)})")
 
     def mark(fn):
         from .userstrat import READS_ATTR
@@ -225,10 +226,13 @@ BUILTINS = {
                **_FORGET,
                "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                                     "hoards 3s, < 0 dumps them"),
-               "net": Param(0.0, 0.0, 2.0, "which networks: 0 the shipped ones, 1 the first "
+               "net": Param(0.0, 0.0, 3.0, "which networks: 0 the shipped ones (trained across "
+                                           "tables, the rules as inputs), 1 the first "
                                            "(issue 30's findings at scale were measured with "
                                            "them), 2 the second (the pressure inputs, one "
-                                           "network)", whole=True)}),
+                                           "network), 3 the third (issue 30's three tables, "
+                                           "shipped before the rules were inputs)",
+                            whole=True)}),
     "thumb": (THUMB, "greedy plus rules of thumb drawn from expert's choices (keep wilds "
                      "unless an opponent is on one card; a 6 you can follow first; stay in "
                      "suit on ties; hit=1 adds one that does not pay), each switchable (0/1); "
@@ -279,7 +283,8 @@ def parse_spec(spec: str):
         known = declared_parameters(load_function(*name, agents=True)[2])
         shown = f"{name[0]}:{name[1]}"
     elif name not in BUILTINS:
-        raise CratesError(f"unknown strategy {name!r}; built-ins: {', '.join(BUILTINS)} "
+        raise CratesError(f"unknown strategy {name!r}{did_you_mean(name, BUILTINS)}; "
+                          f"built-ins: {', '.join(BUILTINS)} "
                           f"(or your own: file.py:function)")
     else:
         known = BUILTINS[name][2]
@@ -291,7 +296,7 @@ def parse_spec(spec: str):
             raise CratesError(f"strategy {shown}: give parameters as key=value, not {pair!r} "
                               f"(parameters: {', '.join(known) or 'none declared'})")
         if key not in known:
-            raise CratesError(f"strategy {shown}: bad parameter {pair!r} "
+            raise CratesError(f"strategy {shown}: bad parameter {pair!r}{did_you_mean(key, known)} "
                               f"(parameters: {', '.join(known) or 'none declared'})")
         try:
             value = float(raw)

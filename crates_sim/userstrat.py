@@ -34,7 +34,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from .errors import CratesError
+from .errors import CratesError, did_you_mean
 from .strategy_ids import USER_BASE  # noqa: F401 (user functions' ids start here)
 
 #: the attribute `parameters` sets on a decision function
@@ -93,14 +93,38 @@ def load_function(where: str, func: str, agents: bool = False):
     module, path = _module_for(where)
     fn = getattr(module, func, None)
     if fn is None:
-        raise CratesError(f"{where} has no function {func!r}")
+        names = [k for k, v in vars(module).items() if callable(v) and not k.startswith("_")]
+        raise CratesError(f"{where} has no function {func!r}{did_you_mean(func, names)}")
     if agents and not isinstance(fn, CPUDispatcher) and callable(fn) and not _decision_like(fn):
         return module, path, fn
     if not isinstance(fn, CPUDispatcher):
         raise CratesError(f"{where}:{func} is not a numba @njit function "
                           f"(decorate it with @numba.njit; a Python agent takes (observation, "
                           f"action_mask, seat, game): docs/strategies.md)")
+    _check_arguments(fn, f"{where}:{func}")
     return module, path, fn
+
+
+#: the arguments of a decision function, in order
+DECISION_ARGS = ("params", "obs", "hand", "pile", "options", "rng")
+
+
+def _check_arguments(fn, shown: str) -> None:
+    """A decision function takes the six DECISION_ARGS: one line, not numba's typing
+    dump, for one that takes another number."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn.py_func).parameters.values()
+    except (AttributeError, TypeError, ValueError):  # pragma: no cover - not introspectable
+        return
+    if any(p.kind == inspect.Parameter.VAR_POSITIONAL for p in params):
+        return
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [p.name for p in params if p.kind in kinds]
+    if len(names) != len(DECISION_ARGS):
+        raise CratesError(f"strategy {shown} takes ({', '.join(names)}): a decision function "
+                          f"takes ({', '.join(DECISION_ARGS)}) and returns an option's index")
 
 
 def _decision_like(fn) -> bool:

@@ -206,13 +206,19 @@ def test_manifest_checks(tmp_path):
 def test_the_writer_refuses_a_filled_folder_and_records_a_failure(tmp_path):
     rules = Rules.preset("classic", 4)
     ident = mf.identity(rules, ["greedy"] * 4, 0, 0, "games", made_by="compare")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError):  # before any chunk: nothing is left behind (issue 40.6)
         with DatasetWriter(tmp_path / "d", ident, "classic", "crates compare ...") as w:
-            w.add_chunks([(0, 10, 0)])
+            w.add_chunks([(0, 10, 0), (10, 10, 0)])
+            raise RuntimeError("boom")
+    assert not (tmp_path / "d").exists()
+    with pytest.raises(RuntimeError):  # after one: the failure is recorded, the chunk kept
+        with DatasetWriter(tmp_path / "d", ident, "classic", "crates compare ...") as w:
+            w.add_chunks([(0, 10, 0), (10, 10, 0)])
+            (tmp_path / "d" / "games" / "chunk-000000.parquet").write_bytes(b"x")
+            w.done(0, {"game_rows": 40})
             raise RuntimeError("boom")
     m = read(tmp_path / "d")
-    assert m["status"] == "failed" and m["chunks"][0]["state"] == "pending" and m["games"] == 10
-    (tmp_path / "d" / "games" / "chunk-000000.parquet").write_bytes(b"x")
+    assert m["status"] == "failed" and m["chunks"][1]["state"] == "pending" and m["games"] == 20
     with pytest.raises(CratesError, match="already holds a dataset"):
         DatasetWriter(tmp_path / "d", ident, "classic", "crates compare ...")
 

@@ -5,7 +5,7 @@ import json
 import click
 
 from .. import __version__
-from ..errors import CratesError
+from ..errors import CratesError, did_you_mean
 from ..rules import KNOB_HELP, KNOBS, PRESETS, Rules
 from .common import CratesGroup
 from .options import (
@@ -74,7 +74,8 @@ def rules(preset, list_, players, settings, as_json):
         return
     name = preset.partition(":")[0].strip()
     if name not in PRESETS:
-        raise CratesError(f"unknown preset {name!r}: one of {', '.join(PRESETS)}")
+        raise CratesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}; "
+                          f"presets: {', '.join(PRESETS)}")
     lo, hi = PRESETS[name][1]
     clamped = min(max(players, lo), hi)
     the_rules = build_rules(preset, clamped, None, settings)

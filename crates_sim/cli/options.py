@@ -27,6 +27,7 @@ import functools
 import click
 from click.core import ParameterSource
 
+from ..errors import did_you_mean
 from ..rules import PRESETS, Rules
 
 #: The seed's range in every command: what the runner takes (a seed below 2**63).
@@ -78,7 +79,8 @@ def _preset_spec(ctx, param, value):
         return None
     name = value.partition(":")[0].strip()
     if name not in PRESETS:
-        raise click.BadParameter(f"{name!r} is not one of {', '.join(PRESETS)}")
+        raise click.BadParameter(f"{name!r} is not one of {', '.join(PRESETS)}"
+                                 f"{did_you_mean(name, PRESETS)}")
     return value.strip()
 
 

@@ -284,6 +284,32 @@ def write_manifest(m: dict, out) -> None:
     write_json_atomic(m, Path(out) / MANIFEST)
 
 
+def missing_folders(path) -> list[Path]:
+    """`path` and its parents that do not exist yet, deepest first (what making it makes)."""
+    made = []
+    path = Path(path).absolute()
+    while not path.exists() and path.parent != path:
+        made.append(path)
+        path = path.parent
+    return made
+
+
+def discard_empty(out, made) -> None:
+    """Undo a dataset that never got a chunk: remove `out`'s manifest and its empty
+    games/ and hands/, then each folder of `made` (missing_folders before `out` was
+    made) that is empty. Anything else found there is kept."""
+    out = Path(out)
+    try:
+        (out / MANIFEST).unlink(missing_ok=True)
+    except OSError:
+        return
+    for folder in (out / HANDS, out / GAMES, *made):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or gone: keep what is there
+            pass
+
+
 class DatasetWriter:
     """A dataset that a command other than `crates simulate` fills chunk by chunk.
 
@@ -297,6 +323,7 @@ class DatasetWriter:
     def __init__(self, out, ident: dict, rules_spec: str, command: str, backend: str = "inline",
                  workers: int = 1):
         self.out = Path(out)
+        self.made = missing_folders(self.out)  # removed again by a failure before any chunk
         for part in (GAMES, HANDS):
             if (self.out / part).is_dir() and any(self.out.joinpath(part).glob("*.parquet")):
                 raise CratesError(f"{self.out} already holds a dataset: give another --out")
@@ -337,6 +364,12 @@ class DatasetWriter:
         write_manifest(self.m, self.out)
 
     def close(self, status: str = "complete") -> None:
+        """Record the end; a failure before any chunk was done leaves nothing behind (the
+        manifest, the empty chunk folders and the folders made for them are removed)."""
+        if status == "failed" and not any(c.get("state") == "done" for c in self.m["chunks"]):
+            self.m["status"] = status
+            discard_empty(self.out, self.made)
+            return
         self.run["status"] = status
         self.m["status"] = status
         if status == "complete":

@@ -127,7 +127,18 @@ def _compile_error(specs, exc) -> CratesError:
     return CratesError(
         f"strategy {', '.join(dict.fromkeys(users))} cannot be compiled by numba "
         f"(a decision function takes (params, obs, hand, pile, options, rng) and returns "
-        f"an int): {first[:300]}")
+        f"an int): {_clipped(first)}")
+
+
+#: the longest numba message an error line quotes (cut at a word, marked ...)
+QUOTE_CHARS = 200
+
+
+def _clipped(text: str) -> str:
+    """`text` whole, or cut at its last word within QUOTE_CHARS with " ..." after."""
+    if len(text) <= QUOTE_CHARS:
+        return text
+    return text[:QUOTE_CHARS].rsplit(" ", 1)[0].rstrip(",;:(") + " ..."
 
 
 def _raised(specs, seed, game_start, n_games, exc) -> CratesError:

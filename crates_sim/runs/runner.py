@@ -47,9 +47,11 @@ from ..data.dataset import (
     MANIFEST,
     Dataset,
     chunk_name,
+    discard_empty,
     games_table,
     hands_table,
     is_tmp,
+    missing_folders,
     parquet_rows,
     write_chunk,
     write_manifest,
@@ -456,6 +458,7 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
 
         note_slowdown(rules, strategies, again=True)  # Python agents: how much slower the run is
 
+    made = missing_folders(out) if old is None else []  # a new run that fails at once: removed
     with backend:
         m = _prepare(out, old, ident, rules, strategies, detail, chunk_size, backend.workers, command)
         todo = [c for c in m["chunks"] if c["state"] != "done"]
@@ -472,6 +475,8 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
 
         def kept():
             done = sum(c["state"] == "done" for c in m["chunks"])
+            if not done and old is None:
+                return "no chunk finished, so none is kept"
             return (f"{done} of {len(m['chunks'])} chunks are finished and kept in {out}: "
                     f"fix this and rerun the same command to resume")
 
@@ -517,7 +522,10 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             if status == "complete" and (run["chunks_run"] or not m.get("finished")):
                 m["finished"] = mf.now()
             try:
-                save()
+                if status == "failed" and old is None and not any(c["state"] == "done" for c in m["chunks"]):
+                    discard_empty(out, made)
+                else:
+                    save()
             except OSError as exc:
                 if status == "complete":
                     raise RunFailed(f"cannot write {_os_error(exc, out)}; {kept()}") from None

@@ -1,0 +1,120 @@
+"""The rough edges a newcomer hit (issue 40, "What a newcomer hit"): each test would have
+caught one. The play loop's (40.1, 40.2) are in test_play_loop.py."""
+
+import os
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from crates_sim.cli.main import cli
+from crates_sim.errors import did_you_mean
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def one_error_line(result, *phrases):
+    """Exit 2 with exactly one line, `Error: ...`, holding every phrase."""
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    for phrase in phrases:
+        assert phrase in lines[0], lines[0]
+    return lines[0]
+
+
+BAD_FUNCTIONS = textwrap.dedent('''
+    from numba import njit
+
+    @njit
+    def two(params, obs):
+        return 0
+
+    @njit
+    def illegal(params, obs, hand, pile, options, rng):
+        return 99
+''')
+
+
+@pytest.fixture
+def bad_file(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text(BAD_FUNCTIONS)
+    return path
+
+
+# ------------------------------------------------------------------ 40.7 error texts
+def test_did_you_mean_suggests_close_names_only():
+    assert did_you_mean("clasic", ["classic", "league"]) == " (did you mean 'classic'?)"
+    assert did_you_mean("zzz", ["classic", "league"]) == ""
+
+
+@pytest.mark.parametrize("args,typo,meant", [
+    (["rules", "clasic"], "clasic", "classic"),
+    (["simulate", "--preset", "clasic", "--games", "1"], "clasic", "classic"),
+    (["simulate", "--set", "seven_targt=next", "--games", "1"], "seven_targt", "seven_target"),
+    (["simulate", "--set", "seven_target=nxt", "--games", "1"], "nxt", "next"),
+    (["simulate", "-s", "gready", "--games", "1"], "gready", "greedy"),
+    (["simulate", "-s", "pimc:sampels=3", "--games", "1"], "sampels", "samples"),
+    (["sweep", "keep3:thre=-1..1:3", "-a", "greedy", "--games", "2"], "thre", "three"),
+    (["tune", "keep3", "--params", "thre", "-a", "greedy"], "thre", "three"),
+])
+def test_a_typo_gets_a_did_you_mean(tmp_path, args, typo, meant):
+    out = [] if args[0] == "rules" else ["--out", tmp_path / "o"]
+    line = one_error_line(invoke(*args, *out), typo)
+    assert f"did you mean '{meant}'" in line
+
+
+def test_a_typo_in_a_function_name_gets_a_did_you_mean(tmp_path, bad_file):
+    line = one_error_line(invoke("simulate", "-s", f"{bad_file}:ilegal", "--games", "1",
+                                 "--out", tmp_path / "o"))
+    assert "has no function 'ilegal' (did you mean 'illegal'?)" in line
+
+
+def test_a_knob_of_the_other_family_names_the_family_in_words(tmp_path):
+    one_error_line(invoke("simulate", "-p", "crazy-eights", "--set", "seven_target=next",
+                          "--games", "1", "--out", tmp_path / "o"),
+                   "(a Crazy Eights preset)")
+
+
+def test_a_function_with_the_wrong_arguments_is_one_short_line(tmp_path, bad_file):
+    line = one_error_line(invoke("compare", "-s", f"{bad_file}:two,greedy", "--games", "2",
+                                 "--out", tmp_path / "o"),
+                          "takes (params, obs)", "(params, obs, hand, pile, options, rng)")
+    assert "Cannot bind" not in line and len(line) < 150 + len(str(bad_file))
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_long_numba_message_is_cut_at_a_word():
+    from crates_sim.engine.api import QUOTE_CHARS, _clipped
+
+    text = "word " * 100
+    cut = _clipped(text)
+    assert len(cut) <= QUOTE_CHARS + 4 and cut.endswith("word ...")
+
+
+# ------------------------------------------------------------------ 40.6 failed runs
+def test_a_refused_compare_leaves_no_folder_behind(tmp_path, bad_file):
+    out = tmp_path / "cmp"
+    result = invoke("compare", "-s", f"{bad_file}:illegal,greedy", "--games", "4",
+                    "--out", out)
+    one_error_line(result, "illegal choice")
+    assert not out.exists()
+
+
+def test_a_refused_compare_keeps_a_folder_that_was_there(tmp_path, bad_file):
+    out = tmp_path / "cmp"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    one_error_line(invoke("compare", "-s", f"{bad_file}:illegal,greedy", "--games", "4",
+                          "--out", out), "illegal choice")
+    assert sorted(os.listdir(out)) == ["notes.txt"]
+
+
+def test_a_failed_simulate_leaves_no_empty_dataset(tmp_path, bad_file):
+    out = tmp_path / "sim"
+    one_error_line(invoke("simulate", "-s", f"{bad_file}:illegal", "--games", "20",
+                          "--workers", "1", "--out", out), "illegal choice")
+    assert not out.exists()
