@@ -118,3 +118,60 @@ def test_a_failed_simulate_leaves_no_empty_dataset(tmp_path, bad_file):
     one_error_line(invoke("simulate", "-s", f"{bad_file}:illegal", "--games", "20",
                           "--workers", "1", "--out", out), "illegal choice")
     assert not out.exists()
+
+
+# ------------------------------------------------------------------ 40.5 outputs checked first
+@pytest.fixture(scope="module")
+def log_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("log") / "a.jsonl"
+    result = invoke("trace", "--seed", "3", "-s", "greedy,random,greedy,random", "--out", path)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def _not_a_folder(tmp_path):
+    """A path whose folder cannot be made, for anyone (root too): under a plain file."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    return blocker
+
+
+@pytest.mark.parametrize("command", [
+    ["analyse", "{log}", "--samples", "8", "--html", "{bad}/page.html"],
+    ["analyse", "{log}", "--samples", "8", "--json", "{bad}/a.json"],
+    ["replay", "{log}", "--html", "{bad}/page.html"],
+    ["simulate", "--games", "2", "--out", "{bad}/sim"],
+    ["compare", "-s", "greedy,random", "--games", "2", "--out", "{bad}/cmp"],
+    ["report", "{log}", "--out", "{bad}/r.html"],
+    ["play", "--save", "{bad}/game.jsonl"],
+    ["trace", "--out", "{bad}/t.jsonl"],
+])
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(tmp_path, log_file, command):
+    bad = _not_a_folder(tmp_path)
+    args = [a.format(log=log_file, bad=bad) for a in command]
+    result = invoke(*args)
+    line = one_error_line(result, "cannot write", "is a file, not a folder")
+    assert "analysed" not in result.output and "decisions" not in line
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes anywhere")
+def test_a_folder_without_write_permission_is_refused(tmp_path, log_file):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        one_error_line(invoke("analyse", log_file, "--html", locked / "page.html"),
+                       "cannot write", "Permission denied")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_unwritable_says_why_and_passes_what_can_be_written(tmp_path):
+    from crates_sim.cli.options import unwritable
+
+    assert unwritable(str(tmp_path / "new" / "deeper" / "page.html")) is None
+    assert unwritable(str(tmp_path / "out"), folder=True) is None
+    assert "is a folder" in unwritable(str(tmp_path))
+    blocker = _not_a_folder(tmp_path)
+    assert "is a file, not a folder" in unwritable(str(blocker), folder=True)
+    assert not list(tmp_path.glob(".crates-write-check-*"))

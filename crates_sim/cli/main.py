@@ -9,6 +9,7 @@ from ..errors import CratesError, did_you_mean
 from ..rules import KNOB_HELP, KNOBS, PRESETS, Rules
 from .common import CratesGroup
 from .options import (
+    OutPath,
     build_rules,
     out_option,
     players_option,
@@ -197,7 +198,7 @@ def compile(strategies):
 
 @cli.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
-@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
+@click.option("--html", "html_out", type=OutPath(dir_okay=False), default=None,
               help="Write a page to watch the game instead: one self-contained HTML file.")
 def replay(log, html_out):
     """Print a game log from `crates trace` as a play-by-play (or a page: --html).

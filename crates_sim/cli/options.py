@@ -23,6 +23,7 @@ command (a deal, a game, an entrant); the rest of the text is the option's own.
 from __future__ import annotations
 
 import functools
+import os
 
 import click
 from click.core import ParameterSource
@@ -119,12 +120,47 @@ def out_option(required: bool = True, file: bool = False, help: str = "Output fo
 
 
 class OutPath(click.Path):
-    """click.Path refusing an empty (or blank) path, checked before it becomes `.`."""
+    """click.Path for an output: an empty (or blank) path is refused before it becomes
+    `.`, and one that cannot be written (`unwritable`) before any work is done."""
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.strip():
             self.fail("give a path: an empty one would write into the current folder", param, ctx)
-        return super().convert(value, param, ctx)
+        path = super().convert(value, param, ctx)
+        why = unwritable(os.fspath(path), folder=not self.file_okay)
+        if why:
+            self.fail(why, param, ctx)
+        return path
+
+
+def unwritable(path: str, folder: bool = False) -> str | None:
+    """Why `path` (a file, or with `folder` a folder to write into) cannot be written, in
+    one line; None when it can. Tried for real (a file made and removed in the folder that
+    would hold it, an existing file opened to append), so a read-only disk or another
+    user's folder is caught too."""
+    import tempfile
+
+    target = os.path.abspath(path)
+    if os.path.isdir(target) and not folder:
+        return f"{path} is a folder, not a file"
+    if os.path.exists(target) and not os.path.isdir(target):
+        if folder:
+            return f"{path} is a file, not a folder"
+        try:
+            with open(target, "a"):
+                return None
+        except OSError as exc:
+            return f"cannot write {path}: {exc.strerror or exc}"
+    at = target if folder and os.path.isdir(target) else os.path.dirname(target)
+    while not os.path.exists(at):
+        at = os.path.dirname(at)
+    if not os.path.isdir(at):
+        return f"cannot write {path}: {at} is a file, not a folder"
+    try:
+        with tempfile.NamedTemporaryFile(dir=at, prefix=".crates-write-check-"):
+            return None
+    except OSError as exc:
+        return f"cannot write {path}: {at}: {exc.strerror or exc}"
 
 
 def workers_option(fn):
@@ -176,9 +212,9 @@ def hidden_alias(*names: str, to: str, type=None):
     return decorate
 
 
-__all__ = ["SEED_RANGE", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
+__all__ = ["SEED_RANGE", "OutPath", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
            "players_option", "preset_option", "quiet_option", "rules_options", "scheduler_option", "seed_option", "strategies_option",
-           "workers_option"]
+           "unwritable", "workers_option"]
 
 
 def checked_workers(value):

@@ -19,7 +19,7 @@ from .. import cards as C
 from ..errors import CratesError
 from ..play.replay import SUIT_NAMES
 from ..strategy import parse_strategies
-from .options import rules_options, seed_option
+from .options import OutPath, rules_options, seed_option
 
 PHASE_TEXT = {C.PH_PLAY: "your turn", C.PH_COUNT: "a count is coming at you",
               C.PH_AGAIN: "you played a 6: play again", C.PH_CALL: "call a suit",
@@ -200,7 +200,7 @@ class Game:
               help="Game index within the seed.")
 @click.option("--hint", "hint", default=None, metavar="STRATEGY",
               help="Show what this strategy would play at every decision (h asks any time).")
-@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--save", type=OutPath(dir_okay=False), default=None,
               help="Write the game (finished or not) as a JSON Lines log `crates replay` reads.")
 def play(rules, seat, opponents, seed, game, hint, save):
     """Play a game at the terminal against the bots.
