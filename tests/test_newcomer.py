@@ -175,3 +175,58 @@ def test_unwritable_says_why_and_passes_what_can_be_written(tmp_path):
     blocker = _not_a_folder(tmp_path)
     assert "is a file, not a folder" in unwritable(str(blocker), folder=True)
     assert not list(tmp_path.glob(".crates-write-check-*"))
+
+
+# ------------------------------------------------------------------ 40.8 the loss chart
+def _move(k, loss, label=None, near=False):
+    return {"line": 10 + k, "hand": 1, "seat": 0, "chosen": "5C", "best": "9H", "loss": loss,
+            "label": label, "near_best": near}
+
+
+METHOD = {"thresholds": {"inaccuracy": 5.0, "mistake": 10.0, "blunder": 20.0}}
+
+
+def _chart(moves):
+    import xml.etree.ElementTree as ET
+
+    from crates_sim.play.replay_html import loss_chart
+
+    svg = loss_chart(moves, METHOD)
+    root = ET.fromstring(svg[:svg.index("</svg>") + 6])
+    ns = "{http://www.w3.org/2000/svg}"
+    find = lambda tag: root.findall(f".//{tag}") + root.findall(f".//{ns}{tag}")  # noqa: E731
+    return svg, find
+
+
+def test_the_loss_chart_has_titled_axes_ticks_and_narrow_bars_for_few_decisions():
+    from crates_sim.play.replay_html import CHART_BAR_MAX
+
+    svg, find = _chart([_move(0, 3.0, near=True), _move(1, 12.5, "mistake")])
+    texts = [t.text for t in find("text")]
+    assert "loss (points)" in texts and any(t.startswith("analysed decision") for t in texts)
+    assert {"0", "5", "10", "20"} <= set(texts) and {"1", "2"} <= set(texts)
+    assert {"inaccuracy", "mistake"} <= set(texts)
+    assert len(find("line")) >= 2  # the axes
+    bars = find("rect")
+    assert len(bars) == 2 and all(float(b.get("width")) <= CHART_BAR_MAX for b in bars)
+    assert [b.get("data-line") for b in bars] == ["10", "11"]
+    assert float(bars[1].get("height")) > float(bars[0].get("height"))
+    assert "within noise of the best" in svg and "blunder" in svg
+
+
+def test_the_loss_chart_of_many_decisions_keeps_about_ten_x_ticks():
+    svg, find = _chart([_move(k, float(k % 30)) for k in range(200)])
+    numbers = [t.text for t in find("text") if t.text.isdigit() and t.get("text-anchor") == "middle"]
+    assert 8 <= len(numbers) <= 12 and len(find("rect")) == 200
+
+
+def test_the_analysis_page_carries_the_chart(log_file):
+    from crates_sim.play.replay import read_log
+    from crates_sim.play.replay_html import render
+
+    events = read_log(log_file)
+    analysis = {"method": METHOD | {"strategy": "expert", "samples": 8, "streams": 8,
+                                    "units": "points"},
+                "seats": {}, "decisions": [_move(0, 3.0)]}
+    page = render(events, analysis=analysis)
+    assert "loss (points)" in page and "AN.chart" in page

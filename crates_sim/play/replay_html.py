@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from pathlib import Path
 
 from .. import cards as C
@@ -134,13 +135,81 @@ def render(events, analysis: dict | None = None) -> str:
     data = page_data(events)
     if analysis is not None:
         data["analysis"] = {"method": analysis["method"], "seats": analysis["seats"],
-                            "moves": analysis["decisions"]}
+                            "moves": analysis["decisions"],
+                            "chart": loss_chart(analysis["decisions"], analysis["method"])}
     game = data["game"]
     title = (f"{game['preset']} · {game['players']} players · seed {game['seed']} · "
              f"game {game['game']}")
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     return (_PAGE.replace("%TITLE%", html.escape(title))
             .replace("%DATA%", blob))
+
+
+#: the loss chart's drawing (SVG user units; the page scales it to its width)
+CHART_W, CHART_H = 1000, 210
+#: its margins: left (the y axis and its title), right, top, bottom (the x axis, its title)
+CHART_L, CHART_R, CHART_T, CHART_B = 64, 12, 12, 48
+#: the widest bar: a game of a few decisions draws narrow bars, not one block
+CHART_BAR_MAX = 28
+#: the fewest points the y axis shows (the blunder threshold)
+CHART_Y_MIN = 20
+#: about this many numbered ticks on the x axis
+CHART_X_TICKS = 10
+#: bar colours: by label, else within noise of the best, else beyond noise but unlabelled
+CHART_COLOURS = {"inaccuracy": "#daa520", "mistake": "#e07b00", "blunder": "#c62828",
+                 "near": "#9bbfae", "beyond": "#6c8f80"}
+
+
+def loss_chart(moves: list[dict], method: dict) -> str:
+    """The analysis page's loss chart, an SVG: a bar per analysed decision in game order
+    (its loss in points, coloured by its label), a y axis in points with the label
+    thresholds drawn across, a numbered x axis, both titled, and a legend; each bar
+    carries its log line (`data-line`: the page jumps there) and a tooltip."""
+    n = len(moves)
+    pw, ph = CHART_W - CHART_L - CHART_R, CHART_H - CHART_T - CHART_B
+    top = max([CHART_Y_MIN] + [float(x["loss"]) for x in moves])
+    ymax = 5 * math.ceil(top / 5)
+    slot = pw / max(n, 1)
+    bar = min(CHART_BAR_MAX, max(1.0, 0.8 * slot))
+
+    def y(v):
+        return CHART_T + ph - ph * max(v, 0.0) / ymax
+
+    base = CHART_T + ph
+    out = [f'<svg viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
+           f'aria-label="loss of each analysed decision, in points">']
+    thresholds = {float(v): k for k, v in method.get("thresholds", {}).items() if v < ymax}
+    for v in sorted({0.0, *thresholds, float(ymax)}):
+        out.append(f'<line class="grid" x1="{CHART_L}" x2="{CHART_W - CHART_R}" y1="{y(v):.1f}" '
+                   f'y2="{y(v):.1f}"/><text class="tick" x="{CHART_L - 6}" y="{y(v) + 4:.1f}" '
+                   f'text-anchor="end">{v:g}</text>')
+        if v in thresholds:
+            out.append(f'<text class="thr" x="{CHART_W - CHART_R - 4}" y="{y(v) - 3:.1f}" '
+                       f'text-anchor="end">{thresholds[v]}</text>')
+    for k, x in enumerate(moves):
+        h = max(base - y(float(x["loss"])), 1.0)
+        colour = CHART_COLOURS.get(x.get("label") or ("near" if x.get("near_best") else "beyond"))
+        tip = (f"decision {k + 1}: hand {x['hand']}, seat {x['seat']}: played {x['chosen']}, "
+               f"best {x['best']}, \u2212{x['loss']} points" + (f" ({x['label']})" if x.get("label") else ""))
+        out.append(f'<rect x="{CHART_L + slot * (k + 0.5) - bar / 2:.2f}" width="{bar:.2f}" '
+                   f'y="{base - h:.1f}" height="{h:.1f}" fill="{colour}" data-line="{x["line"]}">'
+                   f'<title>{html.escape(tip)}</title></rect>')
+    step = max(1, math.ceil(n / CHART_X_TICKS))
+    for k in range(0, n, step):
+        out.append(f'<text class="tick" x="{CHART_L + slot * (k + 0.5):.1f}" y="{base + 16}" '
+                   f'text-anchor="middle">{k + 1}</text>')
+    out.append(f'<line class="axis" x1="{CHART_L}" x2="{CHART_L}" y1="{CHART_T}" y2="{base}"/>'
+               f'<line class="axis" x1="{CHART_L}" x2="{CHART_W - CHART_R}" y1="{base}" y2="{base}"/>')
+    out.append(f'<text class="label" x="{CHART_L + pw / 2:.1f}" y="{CHART_H - 8}" text-anchor="middle">'
+               f'analysed decision, in game order ({n})</text>')
+    out.append(f'<text class="label" transform="translate(16 {CHART_T + ph / 2:.1f}) rotate(-90)" '
+               f'text-anchor="middle">loss (points)</text></svg>')
+    legend = (("near", "within noise of the best"), ("beyond", "beyond noise, unlabelled"),
+              ("inaccuracy", "inaccuracy"), ("mistake", "mistake"), ("blunder", "blunder"))
+    out.append('<div class="legend">' + " ".join(
+        f'<span><i style="background:{CHART_COLOURS[k]}"></i>{text}</span>' for k, text in legend)
+        + "</div>")
+    return "".join(out)
 
 
 def write_page(events, path, analysis: dict | None = None) -> Path:
@@ -183,7 +252,11 @@ main{max-width:1100px;margin:0 auto;padding:.8em}
 .opt.best{box-shadow:0 0 0 2px #2e7d5b}.opt .v{font-weight:400;color:#444;margin-left:.3em}
 .verdict{margin:.2em 0 .3em;font-size:.95em}.lab-inaccuracy{color:#b8860b}.lab-mistake{color:#d2691e}.lab-blunder{color:#c62828}
 #analysis{background:#fff;border-radius:10px;padding:.4em .8em;margin:.6em 0}#analysis table{border-collapse:collapse}
-#analysis td,#analysis th{border:1px solid #ddd;padding:.15em .5em;font-size:.9em}#losschart svg{width:100%;height:120px;cursor:pointer}
+#analysis td,#analysis th{border:1px solid #ddd;padding:.15em .5em;font-size:.9em}#losschart svg{width:100%;height:auto;cursor:pointer}
+#losschart .axis{stroke:#444}#losschart .grid{stroke:#ccc;stroke-dasharray:4 3}
+#losschart text{font-size:13px;fill:#444}#losschart text.label{font-size:14px;fill:#222}#losschart text.thr{font-size:12px;fill:#888}
+#losschart .legend{font-size:.85em;color:#444}#losschart .legend span{margin-right:1em}
+#losschart .legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
 #losschart rect.now{stroke:#000;stroke-width:2px;vector-effect:non-scaling-stroke}
 #scoring table{border-collapse:collapse;background:#fff}#scoring td,#scoring th{border:1px solid #ccc;padding:.2em .5em}
 .muted{color:#666;font-size:.9em}kbd{border:1px solid #aaa;border-radius:3px;padding:0 .3em;background:#fff}
@@ -324,14 +397,8 @@ function lossChart() {
     for (const v of [`${q} ${x.strategy || ""}`, x.decisions, x.total_loss, x.mean_loss, x.accuracy === null ? "" : x.accuracy + "%", x.labels.inaccuracy, x.labels.mistake, x.labels.blunder]) tr.appendChild(el("td", "", v === null ? "" : String(v)));
     tab.appendChild(tr); }
   box.appendChild(tab);
-  const W = Math.max(AN.moves.length, 1), top = Math.max(20, ...AN.moves.map(x => x.loss));
-  const COL = {inaccuracy: "#daa520", mistake: "#e07b00", blunder: "#c62828"};
-  const esc = t => String(t).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
-  const bars = AN.moves.map((x, k) => { const h = Math.max(1, 100 * x.loss / top);
-    return `<rect x="${k + 0.1}" width="0.8" y="${100 - h}" height="${h}" fill="${COL[x.label] || (x.near_best ? "#9bbfae" : "#6c8f80")}" data-line="${x.line}">`
-      + `<title>${esc(`hand ${x.hand}, seat ${x.seat}: played ${x.chosen}, best ${x.best}, \u2212${x.loss} points` + (x.label ? ` (${x.label})` : ""))}</title></rect>`; });
   const chart = el("div"); chart.id = "losschart";
-  chart.innerHTML = `<svg viewBox="0 0 ${W} 100" preserveAspectRatio="none">${bars.join("")}</svg>`;
+  chart.innerHTML = AN.chart;  // drawn by replay_html.loss_chart
   chart.addEventListener("click", e => { const r = e.target.closest("rect"); if (r) show(+r.dataset.line - 2); });
   box.appendChild(chart);
 }
