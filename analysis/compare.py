@@ -1,8 +1,9 @@
 """`crates compare`: a duplicate tournament between strategies (docs/analysis.md).
 
 Every deal (game number i of the seed) is played once per rotation of the strategies over
-the seats, so each strategy meets the same cards from every seat and the luck of the deal
-cancels out of the differences. Results per deal are averaged over the rotations; pair
+the seats, so each strategy meets the same cards from every seat and the deal's share of
+the variance leaves the differences (in Crates a small share, about 1-2% of a hand's: the
+page says so and reports the measured saving). Results per deal are averaged over the rotations; pair
 differences and their t intervals are over deals, which are independent.
 
 The headline is the win rate: pairs are marked significant, and a better strategy named, on

@@ -232,9 +232,10 @@ def heat_map(table: pd.DataFrame, base_est: dict):
 
 
 def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFrame, info: str,
-                games: int | None = None) -> dict:
+                games: int | None = None, who: list[str] | None = None) -> dict:
     """knobs.csv and knobs.html (+ .md, PNG): what each knob does in words, the heat map, the
-    full table (human numbers, units, claimed) and the glossary."""
+    full table (human numbers, units, claimed), who measured skill (who: one line per rule
+    set, `players.who_measured`) and the glossary."""
     from .glossary import entry, glossary_table, shown
     from .render import Document
     from .verdicts import knob_lines
@@ -271,6 +272,12 @@ def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFram
                                                    strict=True)],
         "detectable": np.where(marked(table), "x", "")})
     sec.table(shown_t, "Every knob value x measure (difference from the base, 95% CI)")
+    if who:
+        sec = doc.section("Who measured skill", "who")
+        sec.text("The skill gap is the strong player's win rate minus greedy's and random's on the same deals; "
+                 "a player fitted to one rule set may lose ground under a knob value for its own reasons, not "
+                 "the rule's. Per rule set, the players and whether each was validated there:")
+        sec.bullets(who)
     sec = doc.section("Glossary", "glossary")
     sec.table(glossary_table(_split(m) for m in dict.fromkeys(table["measure"])), "Glossary")
     return doc.write(out / "knobs.html")

@@ -139,7 +139,13 @@ def balance(preset, knobs, players, strategies, games, seed, out, ideal_turns, s
         info = (f"{num_text(games)} games per variant (seed {seed}), strategies {', '.join(res['strategies'])}, "
                 f"{players} players; each knob value alone against {res['labels'][0]}, on the same deals. "
                 f"Brackets are 95% CIs. Command: `{res['command']}`")
-        paths = write_knobs(out, table, res["labels"][0], m, info, games)
+        who = None
+        if res.get("skill_games"):
+            from crates_sim.analysis.players import who_measured
+
+            who = who_measured(res["strong"], ("greedy", "random"), dict(zip(res["labels"], res["rules"],
+                                                                            strict=True)))
+        paths = write_knobs(out, table, res["labels"][0], m, info, games, who)
         base_rows = m[m["variant"] == res["labels"][0]]
         base_est = {a + (f":{g}" if g else ""): e for a, g, e in zip(base_rows["measure"], base_rows["group"],
                                                                     base_rows["est"], strict=True)}
