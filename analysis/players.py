@@ -52,8 +52,8 @@ def validation(spec: str, rules) -> str:
     here = (rules.preset_name, bool(rules.partnerships))
     changed = [k for k in rules.differences() if k != "partnerships"]
     if here in tables and not changed:
-        return f"validated on this rule set ({where})"
-    what = f"this variant changes {', '.join(changed)}" if changed else f"not on {_table(*here)}"
+        return f"validated on this rule set (its tables: {where})"
+    what = f"this variant changes {', '.join(changed)}" if changed else f"{_table(*here)} is not one of them"
     return f"not validated on this rule set: fitted and measured on {where}; {what}"
 
 
@@ -62,6 +62,6 @@ def who_measured(strong: str, weak, rules_by_label: dict) -> list[str]:
     players = [strong, *[w for w in weak if w != strong]]
     out = []
     for label, rules in rules_by_label.items():
-        parts = [f"{p} ({validation(p, rules)})" for p in players]
+        parts = [f"{p}: {validation(p, rules)}" for p in players]
         out.append(f"**{label}**: " + "; ".join(parts) + ".")
     return out

@@ -307,3 +307,29 @@ def test_balance_claims_hold_a_false_discovery_rate_on_a_null_variant():
         lines = summary_lines(diffs)
         assert (lines[0].startswith("No measure differs detectably")) == (not diffs["claimed"].any())
     assert claims <= 2, f"{claims} of {seeds} seeds claim a difference"
+
+
+# ------------------------------------------------------------------ issue 39 §2, §6: one scale, human numbers, players
+def test_pages_show_human_numbers_on_one_scale():
+    from crates_sim.analysis.glossary import entry, shown
+    from crates_sim.analysis.render import ci_human
+
+    assert ci_human(2013.4, 1990.2, 2040.7, signed=True) == "+2,013 [+1,990, +2,041]"
+    assert "e-" not in ci_human(-6.121093e-31, -1e-30, 1e-30, signed=True)
+    assert ci_human(-1.1125e-02, -0.02, -0.002, signed=True) == "-0.0111 [-0.0200, -0.0020]"
+    assert shown("skill_gap", "greedy", 48.1, 45.0, 51.2) == "48.1 [45.0, 51.2] points of win rate"
+    assert shown("seat_win", "0", 0.251, 0.24, 0.262) == "25.1 [24.0, 26.2]% of games"
+    assert shown("first_player", "", -0.012, -0.5, 0.4, diff=True).endswith("points a hand")
+    assert "negative figure is an advantage" in entry("first_player", "").convention
+
+
+def test_who_measured_skill_says_where_each_player_was_validated():
+    from crates_sim.analysis.players import validation, who_measured
+
+    classic, seven = Rules.preset("classic", 4), Rules.from_spec("classic:seven_target=next", 4)
+    assert validation("tuned", classic).startswith("validated on this rule set")
+    assert "changes seven_target" in validation("adept", seven)
+    assert "league is not one of them" in validation("tuned", Rules.preset("league", 4))
+    assert "fitted to no table" in validation("greedy", seven)
+    lines = who_measured("adept", ("greedy", "random"), {"classic": classic, "next": seven})
+    assert len(lines) == 2 and lines[1].startswith("**next**: adept: not validated")
