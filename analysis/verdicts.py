@@ -42,7 +42,7 @@ def half_width_text(measure: str, group: str, lo: float, hi: float) -> str:
         return "no CI"
     w = (hi - lo) / 2 * t.mult
     u = t.delta_unit
-    return f"±{human(w, decimals_for(w, w))}{'' if u.startswith('%') else ' '}{u}"
+    return f"±{human(w, decimals_for(w, w))}{'' if not u or u.startswith('%') else ' '}{u}"
 
 
 def change_clause(d, games: int, unit: str = "games") -> str:
@@ -54,7 +54,7 @@ def change_clause(d, games: int, unit: str = "games") -> str:
         word = "higher" if d["diff"] > 0 else "lower"
         return (f"under {d['variant']} it is {word}: "
                 f"{shown(d['measure'], d['group'], d['diff'], d['lo'], d['hi'], diff=True)}")
-    return (f"under {d['variant']}, no detectable change at {games:,} games: "
+    return (f"under {d['variant']}, no detectable change at {games:,} {unit}: "
             f"{half_width_text(d['measure'], d['group'], d['lo'], d['hi'])}")
 
 
