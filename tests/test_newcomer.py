@@ -1,6 +1,8 @@
 """The rough edges a newcomer hit (issue 40, "What a newcomer hit"): each test would have
 caught one. The play loop's (40.1, 40.2) are in test_play_loop.py."""
 
+import io
+import json
 import os
 import textwrap
 
@@ -230,3 +232,55 @@ def test_the_analysis_page_carries_the_chart(log_file):
                 "seats": {}, "decisions": [_move(0, 3.0)]}
     page = render(events, analysis=analysis)
     assert "loss (points)" in page and "AN.chart" in page
+
+
+# ------------------------------------------------------------------ 40.4 early Ctrl-C
+def test_automatic_chunks_start_small_and_cover_every_game_once():
+    from crates_sim.runs.runner import RAMP_FACTOR, auto_chunk_size, plan_chunks
+
+    size = auto_chunk_size(300_000, 2)
+    plan = plan_chunks(300_000, size, ramp_workers=2)
+    assert [n for _, n in plan[:2]] == [size // RAMP_FACTOR] * 2
+    assert all(a + n == b for (a, n), (b, _) in zip(plan, plan[1:], strict=False))
+    assert plan[0][0] == 0
+    assert sum(n for _, n in plan) == 300_000 and max(n for _, n in plan) == size
+    assert plan_chunks(300_000, size) == [(s, size) for s in range(0, 300_000, size)]
+
+
+def test_an_early_ctrl_c_keeps_the_first_small_chunks_and_games_stay_the_same(tmp_path, monkeypatch):
+    """Interrupted as the third chunk starts, an automatically chunked run has kept two
+    small chunks (the first once took 18,750 games); resumed, its games are those of a
+    run chunked otherwise."""
+    import polars as pl
+
+    from crates_sim.data.progress import Progress
+    from crates_sim.runs import runner
+
+    games, args = 8_000, ["--seed", "5", "-s", "greedy,random", "-n", "2", "--detail", "games",
+                          "-q", "--workers", "1"]
+    out, other = tmp_path / "ramp", tmp_path / "even"
+    real = runner.run_chunk
+
+    def interrupted(task):
+        if task.index == 2:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(runner, "run_chunk", interrupted)
+    result = invoke("simulate", "--games", games, *args, "--out", out)
+    assert result.exit_code == 130
+    m = json.loads((out / "manifest.json").read_text())
+    done = [c for c in m["chunks"] if c["state"] == "done"]
+    assert len(done) == 2 and all(c["games"] <= m["chunk_size"] // 16 for c in done)
+    monkeypatch.setattr(runner, "run_chunk", real)
+    assert invoke("simulate", "--games", games, *args, "--out", out).exit_code == 0
+    assert invoke("simulate", "--games", games, *args, "--chunk-size", 3000,
+                  "--out", other).exit_code == 0
+
+    def rows(path):
+        return pl.read_parquet(path / "games" / "*.parquet").sort("game", "seat")
+
+    assert rows(out).equals(rows(other)) and rows(out).height == 2 * games
+    shown = io.StringIO()
+    Progress(games, stream=shown, note="(starting 1 worker)")
+    assert "(starting 1 worker)" in shown.getvalue()

@@ -297,8 +297,11 @@ def missing_folders(path) -> list[Path]:
 def discard_empty(out, made) -> None:
     """Undo a dataset that never got a chunk: remove `out`'s manifest and its empty
     games/ and hands/, then each folder of `made` (missing_folders before `out` was
-    made) that is empty. Anything else found there is kept."""
+    made) that is empty. A chunk file found there (one a worker wrote as the run failed)
+    keeps it all, manifest too, for a rerun to resume; anything else found is kept."""
     out = Path(out)
+    if any(any((out / part).iterdir()) for part in (GAMES, HANDS) if (out / part).is_dir()):
+        return
     try:
         (out / MANIFEST).unlink(missing_ok=True)
     except OSError:

@@ -22,8 +22,11 @@ class Progress:
 
     width = 24
 
-    def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None):
+    def __init__(self, total: int, done: int = 0, enabled: bool = True, stream=None,
+                 note: str = ""):
+        """note: shown after the bar until the first games are done (what is under way)."""
         self.total = total
+        self.note = note
         self.done = done
         self.start_done = done
         self.stream = stream if stream is not None else sys.stderr
@@ -31,6 +34,7 @@ class Progress:
         self.t0 = time.perf_counter()
         self.last = 0.0
         self.drawn = False
+        self.drawn_chars = 0
         if self.enabled:
             self._draw()
 
@@ -51,8 +55,10 @@ class Progress:
         rate = ran / elapsed if elapsed > 0 and ran else 0.0
         eta = _clock((self.total - self.done) / rate) if rate else "?"
         line = (f"\r[{'#' * fill}{'.' * (self.width - fill)}] {frac:4.0%} "
-                f"{self.done:,}/{self.total:,} games  {rate:,.0f} games/s  ETA {eta} ")
-        self.stream.write(line)
+                f"{self.done:,}/{self.total:,} games  {rate:,.0f} games/s  ETA {eta} "
+                + (f" {self.note} " if self.note and not ran else ""))
+        self.stream.write(line.ljust(self.drawn_chars))  # blank what a longer line left
+        self.drawn_chars = len(line)
         self.stream.flush()
         self.drawn = True
 

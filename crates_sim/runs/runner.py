@@ -74,6 +74,13 @@ GAMES_CHUNK_SIZE = 40_000
 MIN_AUTO_CHUNK = 1_000
 #: Automatic chunking aims at this many chunks per worker, for load balance.
 CHUNKS_PER_WORKER = 4
+#: Automatic chunking starts each worker on a chunk this many times smaller than the rest,
+#: doubling up to full size: the first chunks finish within seconds, so the progress bar
+#: moves and an early Ctrl-C keeps work (a slow strategy's 18,750-game chunk took 25 s),
+#: for a few more chunks. Which games a chunk holds never changes a game.
+RAMP_FACTOR = 16
+#: ... and ramps only chunks of at least this many games (small runs end quickly anyway)
+RAMP_FROM = 1_600
 DETAILS = ("hands", "games")
 
 
@@ -93,9 +100,20 @@ def auto_chunk_size(games: int, workers: int, largest: int = DEFAULT_CHUNK_SIZE)
     return max(1, min(largest, -(-games // chunks)))
 
 
-def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """(first game, number of games) of each chunk, in order."""
-    return [(start, min(chunk_size, games - start)) for start in range(0, games, chunk_size)]
+def plan_chunks(games: int, chunk_size: int, ramp_workers: int = 0) -> list[tuple[int, int]]:
+    """(first game, number of games) of each chunk, in order. ramp_workers > 0 (automatic
+    chunking): each of that many workers' first chunk_size games come as chunks of 1/16,
+    1/16, 1/8, 1/4 and the rest (about 1/2) of it (RAMP_FACTOR), then full chunks."""
+    plan, start = [], 0
+    if ramp_workers and chunk_size >= RAMP_FROM:
+        steps = RAMP_FACTOR.bit_length() - 1
+        parts = [chunk_size >> steps] + [chunk_size >> k for k in range(steps, 1, -1)]
+        for n in [*parts, chunk_size - sum(parts)]:
+            for _ in range(ramp_workers):
+                if start < games:
+                    plan.append((start, min(n, games - start)))
+                    start += plan[-1][1]
+    return plan + [(s, min(chunk_size, games - s)) for s in range(start, games, chunk_size)]
 
 
 def default_out(rules: Rules, strategies: list[str], seed: int, root="results") -> Path:
@@ -374,7 +392,8 @@ def _prepare(out: Path, old, ident, rules, strategies, detail, chunk_size, worke
                     (out / MANIFEST).unlink()
             largest = GAMES_CHUNK_SIZE if detail == "games" else DEFAULT_CHUNK_SIZE
             size = chunk_size or auto_chunk_size(ident["games"], workers, largest)
-            m = mf.new_manifest(ident, rules.describe(), size, plan_chunks(ident["games"], size),
+            plan = plan_chunks(ident["games"], size, 0 if chunk_size else workers)
+            m = mf.new_manifest(ident, rules.describe(), size, plan,
                                 command)
         else:
             m = old
@@ -470,13 +489,15 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
                "compile_seconds": round(compile_seconds, 3),
                "status": "running", "invoked_as": shlex.join(sys.argv)}
         m["runs"].append(run)
-        bar = Progress(games, done=games - sum(c["games"] for c in todo), enabled=progress)
+        first = min((c["games"] for c in todo), default=0)
+        bar = Progress(games, done=games - sum(c["games"] for c in todo), enabled=progress,
+                       note=f"(starting {backend.workers} worker{'s' if backend.workers != 1 else ''}; "
+                            f"the first chunks hold {first:,} games)")
         status = "failed"
+        refused = False
 
         def kept():
             done = sum(c["state"] == "done" for c in m["chunks"])
-            if not done and old is None:
-                return "no chunk finished, so none is kept"
             return (f"{done} of {len(m['chunks'])} chunks are finished and kept in {out}: "
                     f"fix this and rerun the same command to resume")
 
@@ -515,6 +536,9 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             raise RunFailed(f"cannot write {_os_error(exc, out)}{hint}; {kept()}") from None
         except RunFailed as exc:
             raise RunFailed(f"{exc}; {kept()}") from None
+        except CratesError:  # refused (a strategy's illegal choice ...): see below
+            refused = True
+            raise
         finally:
             bar.close()
             run["status"] = status
@@ -522,8 +546,8 @@ def simulate(rules, strategies="random", games: int = 10_000, seed: int = 0, out
             if status == "complete" and (run["chunks_run"] or not m.get("finished")):
                 m["finished"] = mf.now()
             try:
-                if status == "failed" and old is None and not any(c["state"] == "done" for c in m["chunks"]):
-                    discard_empty(out, made)
+                if refused and old is None and not any(c["state"] == "done" for c in m["chunks"]):
+                    discard_empty(out, made)  # a new run refused before any chunk: no folder left
                 else:
                     save()
             except OSError as exc:
