@@ -17,8 +17,9 @@ How:
   seat with 2+ options, `expert`'s search (`strategies.expert.expert_explain`) values every
   option from the mover's information only: the unseen cards are dealt consistently with
   what that seat saw, never the true deal. A value is the expected points to the end of
-  the hand for the mover (Crates: minus the points left holding, pressures included;
-  Crazy Eights: the payout), higher is better.
+  the hand for the mover's side (`crates_sim.play.step.VALUE_UNIT`; Crates: the opponents'
+  points minus its own, pressures included; Crazy Eights: the payout), higher is better,
+  the unit `crates play`'s expert and adept hints use too.
 - The search runs STREAMS (8) times on independent random streams of ceil(samples / STREAMS)
   deals each; a value is the mean over the streams and its uncertainty the standard error
   of that mean (the spread of the streams / sqrt(STREAMS)). The options share each stream's
@@ -45,6 +46,7 @@ import numpy as np
 
 from crates_sim import cards as C
 from crates_sim.errors import CratesError
+from crates_sim.play.step import VALUE_UNIT
 
 #: default deals of the unseen cards per option, all streams together (expert plays with
 #: 60): a classic 4-player game takes about 4 s a seat on 2 cores
@@ -178,7 +180,7 @@ def analyse(events, seats=None, samples: int = DEFAULT_SAMPLES, progress=None) -
                "unfinished": events[-1]["ev"] != "game_end"},
             "method": {"strategy": spec, "samples": samples_each * STREAMS, "streams": STREAMS,
                        "noise_z": NOISE_Z, "tolerance": TOLERANCE, "thresholds": dict(THRESHOLDS),
-                       "units": "expected points to the end of the hand, for the mover",
+                       "units": VALUE_UNIT,
                        "win_model": None if wmodel is None else wmodel["about"]},
             "seats": {str(s): _seat_summary([m for m in moves if m["seat"] == s], s, game)
                       for s in seats},
@@ -327,7 +329,7 @@ def summary_lines(result: dict, every: bool = False) -> list[str]:
     out = [f"{g['preset']} · {g['players']} players · seed {g['seed']} · game {g['game']}"
            + (" · unfinished" if g["unfinished"] else ""),
            f"values: {m['strategy']} search from the mover's information, {m['samples']} deals "
-           f"per option in {m['streams']} streams; loss in expected points to the end of the hand; "
+           f"per option in {m['streams']} streams; values and loss in {m['units']}; "
            f"labels beyond noise ({m['noise_z']:g} s.e.): " + ", ".join(
                f"{k} >= {v:g}" for k, v in m["thresholds"].items())
            + (f"; win chances: model {m['win_model']}" if m["win_model"] else "")]

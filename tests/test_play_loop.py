@@ -119,3 +119,36 @@ def test_the_move_list_keeps_every_move_since_your_last():
     game.run()
     assert longest["n"] > 6 and longest["moves"] == longest["n"]
     assert "since your last move:" in out.getvalue()
+
+
+def test_hint_values_and_analyse_state_one_unit():
+    """play's hint values and `crates analyse` say the same unit for expert (and adept),
+    and pimc's cut rollouts are labelled as another scale (issue 40.3)."""
+    from crates_sim.analysis.move_analysis import summary_lines
+    from crates_sim.play.step import VALUE_UNIT, value_unit
+
+    assert value_unit("expert", "crates").startswith(VALUE_UNIT)
+    assert value_unit("adept", "crates").startswith(VALUE_UNIT)
+    assert "not expected points to the end of the hand" in value_unit("pimc", "crates")
+    assert value_unit("pimc:depth=0", "crates") == VALUE_UNIT
+    screens = []
+
+    def answer(game, d, screen):
+        if "value of each move" in screen:
+            screens.append(screen)
+            return None
+        return "y" if d.phase == C.PH_ANNOUNCE else "1"
+
+    rules = Rules.preset("classic", 4)
+    table = Table(rules, [None, "greedy", "greedy", "greedy"], 7, 0, record=True)
+    out = io.StringIO()
+    console = Console(file=out, width=400, highlight=False, color_system=None)
+    game = Game(table, 0, ["you", "greedy", "greedy", "greedy"], "expert:samples=8", console,
+                lambda prompt: answer(game, table.pending, out.getvalue()))
+    game.run()
+    assert screens and f"value of each move, in {VALUE_UNIT}" in screens[0]
+    result = {"game": {"preset": "classic", "players": 4, "seed": 7, "game": 0, "unfinished": True},
+              "method": {"strategy": "expert", "samples": 8, "streams": 8, "noise_z": 2.0,
+                         "thresholds": {"blunder": 20.0}, "win_model": None, "units": VALUE_UNIT},
+              "seats": {}, "decisions": []}
+    assert f"values and loss in {VALUE_UNIT}" in summary_lines(result)[1]

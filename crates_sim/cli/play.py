@@ -122,9 +122,12 @@ class Game:
             self.console.print(f"  hint ({self.hint_spec}): "
                                f"{_option_text(d.phase, self.table.hint(self.hint_spec))}")
             values = self.table.hint_values(self.hint_spec)
-            if values:  # why: pimc's (expert's) mean outcome of each move over its sampled deals
+            if values:  # why: the search's value of each move (step.value_unit says in what)
+                from ..play.step import value_unit
+
                 ranked = sorted(values.items(), key=lambda kv: -kv[1])
-                self.console.print("    mean outcome per move (higher is better): " + ", ".join(
+                unit = value_unit(self.hint_spec, self.table.rules.family)
+                self.console.print(f"    value of each move, in {unit}: " + ", ".join(
                     f"{_option_text(d.phase, o)} {v:+.1f}" for o, v in ranked))
         while True:
             raw = self.ask(prompt)

@@ -41,6 +41,35 @@ LOG_CAP = 1 << 21
 LOGGED_AFTER = (C.PH_CALL, C.PH_BLIND_CALL, C.PH_ANNOUNCE)
 
 
+#: the unit of a searched option's value, as `crates analyse` and `crates play`'s hints
+#: both state it (expert's search values, and adept's scores, are in it)
+VALUE_UNIT = ("expected points to the end of the hand for the mover's side (Crates: the "
+              "opponents' points minus its own; Crazy Eights: the payout won or paid), "
+              "higher is better")
+
+
+def value_unit(spec: str, family: str) -> str:
+    """What the values of `Table.hint_values(spec)` are, in words: VALUE_UNIT for expert
+    and adept; for pimc, whose Crates rollouts stop after `depth` turns, the points of
+    those turns only (not on the same scale)."""
+    from ..strategy import BUILTINS, parse_spec
+
+    name, given = parse_spec(spec)
+    known = BUILTINS.get(name, (None, None, {}))[2]
+    if name == "pimc":
+        depth = int(given.get("depth", known["depth"].default))
+        if family == "crates" and depth > 0:
+            return (f"points over pimc's next {depth} turns only (its rollouts stop there), higher "
+                    f"is better: not expected points to the end of the hand as expert and "
+                    f"`crates analyse` give them")
+        return VALUE_UNIT
+    if name == "adept":
+        return VALUE_UNIT + ", as adept's network estimates it"
+    samples = int(given.get("samples", known["samples"].default)) if "samples" in known else None
+    return VALUE_UNIT + (f", from {samples} deals per option (`crates analyse` uses more: its values "
+                         f"differ by the noise)" if samples else "")
+
+
 class Decision:
     """What an outside seat must decide now.
 
