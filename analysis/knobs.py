@@ -143,6 +143,8 @@ HEAT_FAMILIES = (("fairness", ("first_player", "balance")),
                  ("skill", ("skill_gap:greedy", "skill_gap:random", "luck:strategy")))
 #: the heat map's colour: the difference as a share of the base's value, clipped here
 CLIP = 0.5
+#: the heat map's widest size (inches at 100 dpi): the page's column, so it is shown unscaled at 1280 px
+HEAT_WIDTH = 9.7
 #: the heat map's colour of a cell with no detectable change
 NO_CHANGE = "#e6e6e6"
 
@@ -197,7 +199,7 @@ def heat_map(table: pd.DataFrame, base_est: dict):
         rel[a, b] = r["diff"] / max(abs(base_est.get(r["measure"], 0.0)), 1e-9)
         sig[a, b] = mk[i]
     fig, ax = figure("What each knob value does to each measure", "", "",
-                     size=(min(12.5, 0.62 * len(cols) + 4.2), max(4.5, 0.36 * len(rows) + 2.6)))
+                     size=(min(HEAT_WIDTH, 0.5 * len(cols) + 3.4), max(4.5, 0.34 * len(rows) + 2.6)))
     import matplotlib
 
     # grey: no detectable change (the noise of a near-0 base is not coloured)
@@ -220,7 +222,7 @@ def heat_map(table: pd.DataFrame, base_est: dict):
     for j, (fam, _) in enumerate(cols):
         starts.setdefault(fam, []).append(j)
     top.set_xticks([sum(v) / len(v) for v in starts.values()])
-    top.set_xticklabels(list(starts), fontsize=10, fontweight="bold")
+    top.set_xticklabels(list(starts), fontsize=10, fontweight="bold", rotation=25, ha="left")
     for a in range(len(rows)):
         for b in range(len(cols)):
             if sig[a, b]:

@@ -103,6 +103,11 @@ def answers(table: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], games: 
     return out
 
 
+def _answers(measure: str, group: str) -> bool:
+    """Whether (measure, group) answers one of the designer's questions (named first)."""
+    return any(m == measure and g in (None, group) for _, keys in QUESTIONS for m, g in keys)
+
+
 def knob_lines(diffs: pd.DataFrame, names: dict, games: int) -> list[str]:
     """Per knob value (names: variant label -> `knob=value`), what it changes detectably,
     in words; the knob values that move the most measures first."""
@@ -115,7 +120,9 @@ def knob_lines(diffs: pd.DataFrame, names: dict, games: int) -> list[str]:
             lines.append((0, f"**{name}**: no detectable change in any of its {tested} measures at {games:,} "
                              f"games."))
             continue
-        top = (hits.sort_values("p") if "p" in hits else hits).head(PER_KNOB)
+        first = [not _answers(m, g) for m, g in zip(hits["measure"], hits["group"], strict=True)]
+        order = hits.assign(_rest=first).sort_values(["_rest", "p"] if "p" in hits else ["_rest"])
+        top = order.drop(columns="_rest").head(PER_KNOB)
         said = "; ".join(f"{entry(r['measure'], r['group']).name} "
                          f"{shown(r['measure'], r['group'], r['diff'], r['lo'], r['hi'], diff=True)}"
                          for r in top.to_dict("records"))
