@@ -161,13 +161,13 @@ def spread_companions(gs) -> list[M]:
     """The spread's robust companion (the trimmed mean distance of a final score from the
     median, bootstrap CI) and its tail share (the 1% most extreme games' part of the sum of
     squares): a few games with doubling pressures can decide the spread (issue 39 §3)."""
-    from .measures import tail_row
+    from .measures import robust_ci, tail_row
 
     totals = collect(gs.select(pl.col("total").cast(pl.Float64)))["total"].to_numpy()
     if not len(totals):
         return []
     dist = np.abs(totals - np.median(totals))
-    ci = stats.trimmed_mean_ci(dist)
+    ci = robust_ci(dist)
     return [M("spread", "robust", ci.estimate, ci.lo, ci.hi, ci.se),
             M(**tail_row("spread", (totals - totals.mean()) ** 2))]
 
