@@ -477,7 +477,7 @@ def document(result: dict) -> Document:
                    f"Brackets are 95% CIs; differences are against {labels[0]}."
                    + (f" Skill gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
                       f"duplicate deals per variant." if result.get("skill_games") else "")
-                   + (f" Command: `{result['command']}`" if result.get("command") else ""))
+                   + (f" Made by `{result['command']}` (to run it again, give another --out)." if result.get("command") else ""))
     sec = doc.section("The answers", "answers")
     sec.bullets(verdicts.answers(table, diffs, labels, result["games"], result.get("skill_games"),
                                  result.get("family", "crates")))

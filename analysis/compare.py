@@ -268,7 +268,7 @@ def document(result: dict, rules, seed: int, plan) -> Document:
                    f"{num(G)} deals (games 0..{G - 1} of seed {seed}), each played {len(plan)} times with the "
                    f"strategies rotated over the seats: {num(G * len(plan))} games in {result['wall']:.1f} s. "
                    f"{'Lower' if lower else 'Higher'} scores are better. Intervals are 95% t intervals over deals."
-                   + (f" Command: `{result['command']}`; its games are a dataset: "
+                   + (f" Made by `{result['command']}` (to run it again, give another --out); its games are a dataset: "
                       f"`{shlex.join(['crates', 'report', result['dataset']])}`." if result.get("command") else ""))
     sec = doc.section("Seating", "seating")
     sec.table(pd.DataFrame({"rotation": range(len(plan)),

@@ -138,7 +138,7 @@ def balance(preset, knobs, players, strategies, games, seed, out, ideal_turns, s
         m = res["measures"]
         info = (f"{num_text(games)} games per variant (seed {seed}), strategies {', '.join(res['strategies'])}, "
                 f"{players} players; each knob value alone against {res['labels'][0]}, on the same deals. "
-                f"Brackets are 95% CIs. Command: `{res['command']}`")
+                f"Brackets are 95% CIs. Made by `{res['command']}` (to run it again, give another --out).")
         who = None
         if res.get("skill_games"):
             from crates_sim.analysis.players import who_measured
