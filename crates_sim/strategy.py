@@ -228,10 +228,11 @@ BUILTINS = {
                                                     "hoards 3s, < 0 dumps them"),
                "net": Param(0.0, 0.0, 3.0, "which networks: 0 the shipped ones (trained across "
                                            "tables, the rules as inputs), 1 the first "
-                                           "(issue 30's findings at scale were measured with "
-                                           "them), 2 the second (the pressure inputs, one "
-                                           "network), 3 the third (issue 30's three tables, "
-                                           "shipped before the rules were inputs)",
+                                           "(docs/findings.md's adept figures were measured "
+                                           "with them), 2 the second (the pressure inputs, one "
+                                           "network), 3 the third (one network per table: "
+                                           "classic with and without partnerships, "
+                                           "crazy-eights; shipped before the rules were inputs)",
                             whole=True)}),
     "thumb": (THUMB, "greedy plus rules of thumb drawn from expert's choices (keep wilds "
                      "unless an opponent is on one card; a 6 you can follow first; stay in "

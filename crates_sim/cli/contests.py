@@ -47,8 +47,8 @@ __all__ = ["compare", "ladder", "tournament"]
                    "seat, one core, after the tournament (0: not timed).")
 @click.option("--tables", default=None, metavar="every|three|drawn:N:SEED",
               help="One comparison per table instead of the rules above: every preset at every "
-                   "player count (Crates with 4 both with and without partnerships), issue 30's "
-                   "three, or N rule sets drawn from the whole knob space with SEED; join with "
+                   "player count (Crates with 4 both with and without partnerships), three "
+                   "(classic with and without partnerships, crazy-eights), or N rule sets drawn from the whole knob space with SEED; join with "
                    "+. Table T plays seed SEED + T into OUT/T-...; OUT/tables.csv has the first "
                    "strategy against each other one on every table.")
 @click.pass_context

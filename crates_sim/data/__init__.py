@@ -1,3 +1,4 @@
-"""What a run writes and reads: Parquet datasets (`dataset`), the manifest, the column
-schema, progress, and where numba caches the kernels (`_cache`).
+"""What a run writes and reads: Parquet datasets (`dataset`), their manifest
+(`manifest`), the column schemas (`schema`), the progress bar (`progress`), and where
+numba caches the kernels (`_cache`).
 """

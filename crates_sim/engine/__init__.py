@@ -1,6 +1,13 @@
-"""The engine: numba kernels on one game state (`*_nb.py`), their jit plumbing (`jit`,
-`indirect`, `bits`, `fixedview`) and the Python API over them (`api`: run_games,
-trace_game, prepare ...), whose names are also reached as `crates_sim.engine.NAME`.
+"""The engine: numba kernels on one game state, their jit plumbing and the Python API.
+
+Kernels (`*_nb.py`): the state's layout (`state_nb`), actions on it (`actions_nb`), each
+family's turn (`crates_nb`, `eights_nb`), counts (`counts_nb`), decisions (`decide_nb`)
+and the built-ins' dispatch (`dispatch_nb`), dealing, hands and whole games
+(`drivers_nb`), scoring (`scoring_nb`), random streams (`rng_nb`), the game log
+(`log_nb`), an outside agent's observation (`observe_nb`), the search API (`search_nb`),
+and all of them in one namespace (`engine_nb`). Plumbing: `jit`, `indirect`, `bits`,
+`fixedview`. The Python API (`api`: run_games, trace_game, prepare ...), whose names are
+also reached as `crates_sim.engine.NAME`, and `crates compile`'s warm-up (`warm`).
 """
 
 from ..lazy import front_getattr

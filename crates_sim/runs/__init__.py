@@ -1,4 +1,4 @@
 """Runs: chunk planning (`runner`), local worker processes (`workers`,
-`worker_preload`), Dask (`dask_backend`), and the apprentice's expert iteration
-(`train`).
+`worker_preload`), Dask (`dask_backend`), the apprentice's expert iteration (`train`)
+and the training of adept's networks (`train_adept`).
 """
