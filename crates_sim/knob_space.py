@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import RANKS
-from .errors import CratesError
+from .errors import CratesError, did_you_mean
 from .rules import KNOBS, PRESETS, Rules
 
 #: the most players the Crazy Eights tables of `every_table` have (the presets allow 7)
@@ -108,6 +108,8 @@ def spec(rules: Rules) -> str:
 
 #: `three`: the three tables of issue 30 (adept:net=3 was trained on them)
 THREE_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
+#: the names `parse_tables` knows
+TABLE_SETS = ("every", "three", "drawn")
 
 
 def parse_tables(text: str) -> list:
@@ -124,6 +126,6 @@ def parse_tables(text: str) -> list:
         elif name == "drawn" and len(rest) == 2 and all(x.strip().isdigit() for x in rest):
             out += random_tables(int(rest[0]), int(rest[1]))
         else:
-            raise CratesError(f"--tables: {part.strip()!r} is not every, three or drawn:N:SEED "
-                              f"(e.g. drawn:10:3801)")
+            raise CratesError(f"--tables: {part.strip()!r}{did_you_mean(name, TABLE_SETS)} is not "
+                              f"every, three or drawn:N:SEED (e.g. drawn:10:3801)")
     return out

@@ -62,6 +62,8 @@ def test_did_you_mean_suggests_close_names_only():
     (["simulate", "-s", "pimc:sampels=3", "--games", "1"], "sampels", "samples"),
     (["sweep", "keep3:thre=-1..1:3", "-a", "greedy", "--games", "2"], "thre", "three"),
     (["tune", "keep3", "--params", "thre", "-a", "greedy"], "thre", "three"),
+    (["simulate", "--detail", "game", "--games", "1"], "game", "games"),
+    (["compare", "-s", "greedy,random", "--tables", "evry", "--games", "2"], "evry", "every"),
 ])
 def test_a_typo_gets_a_did_you_mean(tmp_path, args, typo, meant):
     out = [] if args[0] == "rules" else ["--out", tmp_path / "o"]

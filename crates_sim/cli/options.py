@@ -119,6 +119,19 @@ def out_option(required: bool = True, file: bool = False, help: str = "Output fo
     return click.option("--out", "-o", type=kind, default=None, help=help)
 
 
+class Choice(click.Choice):
+    """click.Choice whose refusal of a typo says "did you mean ..." (errors.did_you_mean)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            hint = did_you_mean(value, self.choices)
+            if not hint:
+                raise
+            self.fail(f"{value!r} is not one of {', '.join(map(str, self.choices))}{hint}", param, ctx)
+
+
 class OutPath(click.Path):
     """click.Path for an output: an empty (or blank) path is refused before it becomes
     `.`, and one that cannot be written (`unwritable`) before any work is done."""
@@ -212,7 +225,7 @@ def hidden_alias(*names: str, to: str, type=None):
     return decorate
 
 
-__all__ = ["SEED_RANGE", "OutPath", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
+__all__ = ["SEED_RANGE", "Choice", "OutPath", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
            "players_option", "preset_option", "quiet_option", "rules_options", "scheduler_option", "seed_option", "strategies_option",
            "unwritable", "workers_option"]
 

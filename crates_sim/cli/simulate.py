@@ -15,6 +15,7 @@ from ..runs.runner import DETAILS, default_out, equivalent_command
 from ..runs.runner import simulate as run_simulation
 from ..strategy import parse_strategies
 from .options import (
+    Choice,
     games_option,
     out_option,
     overwrite_option,
@@ -62,7 +63,7 @@ def _summary(ds: Dataset, wall: float) -> str:
 @out_option(required=False, path_type=Path,
             help="Dataset directory [default: results/<preset>-<players>p-<strategies>-s<seed>].")
 @workers_option
-@click.option("--detail", type=click.Choice(DETAILS), default="hands", show_default=True,
+@click.option("--detail", type=Choice(DETAILS), default="hands", show_default=True,
               help="hands: games/ and hands/; games: games/ only (smaller, faster).")
 @click.option("--chunk-size", type=int, default=None,
               help="Games per engine call and per Parquet file [default: up to 20,000; "
