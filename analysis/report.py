@@ -112,7 +112,8 @@ def overview(doc: Document, D: Data):
                                       "that include them are lower bounds; wins and ranks are exact"
                                       if sat else ""))
     if m["command"]:
-        items.append(f"**Command**: `{m['command']}`")
+        items.append(f"**Made by**: `{m['command']}` (run again into the same --out, a `crates simulate` resumes; "
+                     f"the other commands want another --out)")
     sec.bullets(items)
     diff = D.rules.differences()
     base = Rules.preset(D.rules.preset_name, D.players).to_dict()
