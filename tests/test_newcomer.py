@@ -286,3 +286,15 @@ def test_an_early_ctrl_c_keeps_the_first_small_chunks_and_games_stay_the_same(tm
     shown = io.StringIO()
     Progress(games, stream=shown, note="(starting 1 worker)")
     assert "(starting 1 worker)" in shown.getvalue()
+
+
+def test_a_file_output_in_a_new_folder_is_written_there(tmp_path):
+    """What `unwritable` lets through is written: the file's missing folders are made."""
+    from crates_sim.cli.options import write_text
+
+    path = tmp_path / "new" / "deeper" / "t.jsonl"
+    result = invoke("trace", "--seed", "3", "-s", "greedy,random", "-n", "2", "--out", path)
+    assert result.exit_code == 0, result.output
+    assert path.read_text().startswith('{"ev":"game"')
+    write_text(tmp_path / "other" / "a.json", "{}\n")
+    assert (tmp_path / "other" / "a.json").read_text() == "{}\n"

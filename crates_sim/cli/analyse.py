@@ -28,6 +28,7 @@ from .options import (
     seed_option,
     strategies_option,
     workers_option,
+    write_text,
 )
 
 #: as analysis.move_analysis.DEFAULT_SAMPLES (not imported: --help stays light)
@@ -147,12 +148,7 @@ def analyse(ctx, log, seats, samples, json_out, html_out, moves, strategies, gam
     result["method"]["seconds"] = round(time.perf_counter() - t0, 1)
     click.echo("\n".join(summary_lines(result, every=moves)))
     if json_out:
-        try:
-            with open(json_out, "w", encoding="utf-8") as fh:
-                json.dump(result, fh, indent=1)
-                fh.write("\n")
-        except OSError as exc:
-            raise CratesError(f"cannot write {json_out}: {exc.strerror or exc}") from None
+        write_text(json_out, json.dumps(result, indent=1) + "\n")
         click.echo(f"wrote {json_out}", err=True)
     if html_out:
         from ..play.replay_html import write_page

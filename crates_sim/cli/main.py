@@ -16,6 +16,7 @@ from .options import (
     rules_options,
     seed_option,
     strategies_option,
+    write_text,
 )
 
 
@@ -122,11 +123,7 @@ def trace(rules, strategies, seed, game, out):
     events = trace_game(rules, specs, seed, game)
     text = "\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "\n"
     if out:
-        try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise CratesError(f"cannot write {out}: {exc.strerror}") from None
+        write_text(out, text)
         end = events[-1]
         click.echo(f"wrote {len(events)} events to {out}; totals {end['totals']}, "
                    f"winners {end['winners']}", err=True)

@@ -146,6 +146,19 @@ class OutPath(click.Path):
         return path
 
 
+def write_text(path, text: str) -> None:
+    """Write `text` to the file `path`, making its missing folders (as `unwritable` allows);
+    a failure is one line (CratesError)."""
+    from ..errors import CratesError
+
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise CratesError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def unwritable(path: str, folder: bool = False) -> str | None:
     """Why `path` (a file, or with `folder` a folder to write into) cannot be written, in
     one line; None when it can. Tried for real (a file made and removed in the folder that
@@ -227,7 +240,7 @@ def hidden_alias(*names: str, to: str, type=None):
 
 __all__ = ["SEED_RANGE", "Choice", "OutPath", "build_rules", "checked_workers", "games_option", "hidden_alias", "out_option", "overwrite_option",
            "players_option", "preset_option", "quiet_option", "rules_options", "scheduler_option", "seed_option", "strategies_option",
-           "unwritable", "workers_option"]
+           "unwritable", "workers_option", "write_text"]
 
 
 def checked_workers(value):

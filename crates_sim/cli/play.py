@@ -19,7 +19,7 @@ from .. import cards as C
 from ..errors import CratesError
 from ..play.replay import SUIT_NAMES
 from ..strategy import parse_strategies
-from .options import OutPath, rules_options, seed_option
+from .options import OutPath, rules_options, seed_option, write_text
 
 PHASE_TEXT = {C.PH_PLAY: "your turn", C.PH_COUNT: "a count is coming at you",
               C.PH_AGAIN: "you played a 6: play again", C.PH_CALL: "call a suit",
@@ -251,11 +251,7 @@ def play(rules, seat, opponents, seed, game, hint, save):
         events = table.events(names)
         if not done:  # `crates replay` reads it up to where it stopped (docs/log-format.md)
             events[0] = {**events[0], "unfinished": True}
-        try:
-            with open(save, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "\n")
-        except OSError as exc:
-            raise CratesError(f"cannot write {save}: {exc.strerror}") from None
+        write_text(save, "\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "\n")
         console.print(f"saved {len(events)} events to {save}"
                       + ("" if done else " (unfinished: `crates replay` shows it up to here)"))
     if not done:
