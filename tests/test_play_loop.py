@@ -1,6 +1,6 @@
 """`crates play`'s loop driven in-process (`cli.play.Game` with scripted answers): what the
 table shows is what has been decided (issue 40.1), and the move list holds every move
-since your last one (issue 40.2)."""
+since your last turn (issue 40.2)."""
 
 import io
 
@@ -65,7 +65,8 @@ def test_a_suit_call_is_shown_only_once_made():
     assert state["called"] is not None and state["after"] is not None, "no wild played in 6 games"
     at_call = state["at_call"]
     assert "you played" in at_call and ": now call its suit" in at_call, at_call
-    assert "called" not in at_call.split("since your last move:")[1].split("1. call")[0], at_call
+    listed = at_call.split("since your last turn:")[1].split("your hand:")[0].splitlines()
+    assert not any(x.strip().startswith("you played") and "called" in x for x in listed), at_call
     suit_name = SUIT_NAMES[state["called"]]
     assert f"called {suit_name}" in state["after"], state["after"]
     plays = [e for e in table.events() if e["ev"] == "play" and e["seat"] == 0 and e["suit"]]
@@ -97,8 +98,8 @@ def test_a_pause_at_a_call_logs_nothing_undecided():
 
 
 def test_the_move_list_keeps_every_move_since_your_last():
-    """Between two of your decisions every move is listed, however many (the list once
-    kept the last 6)."""
+    """Between two of your turns every move is listed, however many (the list once kept
+    the last 6)."""
     longest = {"n": 0, "moves": 0}
 
     def answer(game, d, screen):
@@ -118,7 +119,7 @@ def test_the_move_list_keeps_every_move_since_your_last():
     game, table, out = _game("classic", 4, 7, 0, answer)
     game.run()
     assert longest["n"] > 6 and longest["moves"] == longest["n"]
-    assert "since your last move:" in out.getvalue()
+    assert "since your last turn:" in out.getvalue()
 
 
 def test_hint_values_and_analyse_state_one_unit():

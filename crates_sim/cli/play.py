@@ -26,6 +26,10 @@ PHASE_TEXT = {C.PH_PLAY: "your turn", C.PH_COUNT: "a count is coming at you",
               C.PH_BLIND_CALL: "you deal: call the upcard's suit", C.PH_ANNOUNCE: "last card!"}
 
 
+#: the decisions that start a turn of yours (the move list shows every move since the last)
+TURN_STARTS = (C.PH_PLAY, C.PH_COUNT, C.PH_BLIND_CALL)
+
+
 def _card(c: int) -> str:
     return C.card_name(int(c))
 
@@ -52,11 +56,11 @@ class Game:
         self.hint_spec = hint
         self.console = console
         self.ask = ask
-        self.mark = 1  # the events before your last decision (the game's header: 1)
+        self.mark = 1  # the events before your last turn (the game's header: 1)
         self.hands_shown = 0
 
     def recent_plays(self) -> list[str]:
-        """Every move since your last decision (yours from then on too), in the words of
+        """Every move since your last turn began (yours from then on too), in the words of
         `crates replay` (`replay.move_text`); a new deal is a line of its own. A move whose
         suit call or announcement is waiting for you shows only what is decided."""
         from ..play.replay import move_text
@@ -102,7 +106,7 @@ class Game:
         c.print(seats)
         recent = self.recent_plays()
         if recent:
-            c.print("since your last move:")
+            c.print("since your last turn:")
         for text in recent:
             c.print(f"  {text}")
         hand = sorted(d.hand.tolist(), key=lambda x: (x // 4, x % 4))
@@ -151,8 +155,10 @@ class Game:
                                + ", h for a hint or q to quit")
 
     def _act(self, option: int) -> None:
-        """Answer the pending decision; the move list starts again from here."""
-        self.mark = len(self.table.events(self.names))
+        """Answer the pending decision; at a turn's first decision the move list starts
+        again from here (a call, an announcement or a play after a 6 are the same turn)."""
+        if self.table.pending.phase in TURN_STARTS:
+            self.mark = len(self.table.events(self.names))
         self.table.act(option)
 
     def show_scores(self):
@@ -217,7 +223,7 @@ def play(rules, seat, opponents, seed, game, hint, save):
 
     \b
     Each decision shows your hand (sorted), the top card and the suit to follow, any count
-    in progress, every seat's cards, total and pressures, every move since your last one
+    in progress, every seat's cards, total and pressures, every move since your last turn
     (a suit call only once made), and your legal moves, numbered: type a number (y/n to
     announce a last card), h for a hint, q to quit. Each hand's scoring is shown with its
     3-covering.
