@@ -108,7 +108,7 @@ def test_the_move_list_keeps_every_move_since_your_last():
         if table.hand > 2:
             return None
         events = table.events()
-        since = [e for e in events[max(game.mark, 1):] if e["ev"] in ("play", "draw", "pass", "pressure")]
+        since = [e for e in events[game.list_start():] if e["ev"] in ("play", "draw", "pass", "pressure")]
         listed = game.recent_plays()
         moves = [x for x in listed if " dealt by seat " not in x]
         assert len(moves) == len(since) + (table.move_in_progress() is not None)

@@ -57,17 +57,20 @@ class Game:
         self.console = console
         self.ask = ask
         self.mark = 1  # the events before your last turn (the game's header: 1)
+        self.turn_before = 1  # ... and before the turn before it
         self.hands_shown = 0
 
     def recent_plays(self) -> list[str]:
         """Every move since your last turn began (yours from then on too), in the words of
-        `crates replay` (`replay.move_text`); a new deal is a line of its own. A move whose
-        suit call or announcement is waiting for you shows only what is decided."""
+        `crates replay` (`replay.move_text`); a new deal is a line of its own. Within a
+        turn (a call, an announcement, a play after a 6) the list goes on from the turn's
+        first decision. A move whose suit call or announcement is waiting for you shows
+        only what is decided."""
         from ..play.replay import move_text
 
         events = self.table.events(self.names)
         lines = []
-        for ev in events[max(self.mark, 1):]:
+        for ev in events[self.list_start():]:
             if ev["ev"] == "deal":
                 lines.append(f"hand {ev['hand']} dealt by seat {ev['dealer']}, upcard {ev['upcard']}")
                 continue
@@ -79,6 +82,11 @@ class Game:
             text = move_text(moving, self._who(moving["seat"]))
             lines.append(text + (": now call its suit" if moving["suit"] is None else ""))
         return lines
+
+    def list_start(self) -> int:
+        """The first event of the move list (`recent_plays`)."""
+        mid_turn = self.table.pending is not None and self.table.pending.phase not in TURN_STARTS
+        return max(self.turn_before if mid_turn else self.mark, 1)
 
     def _who(self, seat: int) -> str:
         return "you" if seat == self.seat else f"{self.names[seat]} (seat {seat})"
@@ -158,7 +166,7 @@ class Game:
         """Answer the pending decision; at a turn's first decision the move list starts
         again from here (a call, an announcement or a play after a 6 are the same turn)."""
         if self.table.pending.phase in TURN_STARTS:
-            self.mark = len(self.table.events(self.names))
+            self.turn_before, self.mark = self.mark, len(self.table.events(self.names))
         self.table.act(option)
 
     def show_scores(self):
