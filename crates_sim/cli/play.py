@@ -59,6 +59,7 @@ class Game:
         self.mark = 1  # the events before your last turn (the game's header: 1)
         self.turn_before = 1  # ... and before the turn before it
         self.hands_shown = 0
+        self.unit_shown = False  # the hint values' unit is said once
 
     def recent_plays(self) -> list[str]:
         """Every move since your last turn began (yours from then on too), in the words of
@@ -138,8 +139,10 @@ class Game:
                 from ..play.step import value_unit
 
                 ranked = sorted(values.items(), key=lambda kv: -kv[1])
-                unit = value_unit(self.hint_spec, self.table.rules.family)
-                self.console.print(f"    value of each move, in {unit}: " + ", ".join(
+                unit = "(unit as above)" if self.unit_shown else \
+                    f"in {value_unit(self.hint_spec, self.table.rules.family)}"
+                self.unit_shown = True
+                self.console.print(f"    value of each move, {unit}: " + ", ".join(
                     f"{_option_text(d.phase, o)} {v:+.1f}" for o, v in ranked))
         while True:
             raw = self.ask(prompt)
