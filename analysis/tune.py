@@ -430,6 +430,15 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
 
 
 # ------------------------------------------------------------------ the report
+def validation_command(rules, spec: str, opponent: str, games: int, seed: int) -> str:
+    """The `crates compare` command of one validation row, with its own --out."""
+    from .blocks import compare_command
+    from .summary import suggested_out
+
+    return compare_command(rules, [spec, opponent], games, seed, suggested_out("validate", spec, opponent),
+                           None, 0, None)
+
+
 def document(result: dict, rules):
     import pandas as pd
 
@@ -453,8 +462,8 @@ def document(result: dict, rules):
     beats = all(r["win_lo"] > 0 for r in v["rows"][:-1])
     sec.text(f"**Result** (the centre of CMA's final distribution, rounded): `{v['spec']}`, written to "
              f"best.txt. Validated on {num(v['games'])} deals of validation seed {result['validation_seed']}, "
-             f"which the search never played, against each strategy separately (the same as `crates compare "
-             f"--strategies BEST,OPPONENT --seed {result['validation_seed']} --games {v['games']}`). "
+             f"which the search never played, against each strategy separately (the same as the `crates "
+             f"compare` commands below). "
              + ("It beats every strategy of the field on win rate (every interval above 0)."
                 if beats else "It does not beat every strategy of the field on win rate."))
     sec.table(pd.DataFrame({
@@ -468,6 +477,9 @@ def document(result: dict, rules):
         "mean score difference (heavy-tailed, 95% CI)": [
             ci_text(e, lo, hi) for e, lo, hi in zip(vt["diff"], vt["diff_lo"], vt["diff_hi"], strict=True)]}),
         f"Validation: result − opponent ({'negative' if lower else 'positive'} score differences favour the result)")
+    sec.text("Each validation row is this duplicate comparison (it runs as pasted):")
+    sec.bullets([f"`{validation_command(rules, v['spec'], opp, v['games'], result['validation_seed'])}`"
+                 for opp in result["against"]])
     if len(rows):
         top = rows.iloc[int(rows["win_diff"].to_numpy().argmax())]
         sec.note(f"The best single evaluation of the search, `{top['spec']}` (generation {int(top['generation'])}), "
