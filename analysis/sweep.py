@@ -301,6 +301,15 @@ def sweep(rules, grid, against: str, games: int, seed: int, out, workers: int | 
     return result
 
 
+def confirm_command(rules, spec: str, against: str, games: int, seed: int) -> str:
+    """The `crates compare` command that checks the best point on fresh deals (with --out)."""
+    from .blocks import compare_command
+    from .summary import suggested_out
+
+    return compare_command(rules, [spec, against], games, seed, suggested_out("confirm", spec, against),
+                           None, 0, None)
+
+
 def document(result: dict, rules) -> Document:
     table, axes, best = result["rows"], result["axes"], result["best"]
     lower = result["lower"]
@@ -318,7 +327,8 @@ def document(result: dict, rules) -> Document:
              f"difference {ci_text(b['win_diff'], b['win_lo'], b['win_hi'], 1, pct=True)}, {ROBUST_NAME} score "
              f"difference {ci_text(b['robust'], b['robust_lo'], b['robust_hi'])}, mean score difference (heavy-tailed) "
              f"{ci_text(b['diff'], b['diff_lo'], b['diff_hi'])} points per game. The best of many points "
-             f"is flattered by its own noise: confirm it with `crates compare` on another seed.")
+             f"is flattered by its own noise: confirm it on another seed, e.g. "
+             f"`{confirm_command(rules, b['spec'], result['against'], G, result['seed'] + 1)}`.")
     sec = doc.section("Curve" if len(axes) == 1 else "Heat map", "curve")
     if len(axes) == 1:
         a = axes[0].param
