@@ -272,7 +272,9 @@ def write_knobs(out, table: pd.DataFrame, base_label: str, measures: pd.DataFram
         "difference from the base (95% CI)": [shown(*_split(m), d, lo, hi, diff=True) for m, d, lo, hi in
                                                zip(table["measure"], table["diff"], table["lo"], table["hi"],
                                                    strict=True)],
-        "detectable": np.where(marked(table), "x", "")})
+        "detectable": np.where(marked(table), "x", np.where(table["tail_decided"].astype(bool), "flagged: a few "
+                                                            "games decide it", ""))
+        if "tail_decided" in table else np.where(marked(table), "x", "")})
     sec.table(shown_t, "Every knob value x measure (difference from the base, 95% CI)")
     if who:
         sec = doc.section("Who measured skill", "who")
