@@ -538,3 +538,21 @@ def test_net_3_plays_the_third_networks_games(table):
                     n_games=12, detail="games")
     digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
     assert (res.turns, digest) == THIRD_NETWORKS_GAMES[table]
+
+
+def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
+    """Across tables a rare option can cost millions of points (doubling pressures): a
+    robust run floors each value VALUE_FLOOR below its decision's best, keeping the
+    order; and it holds out games of every table, whatever the table count."""
+    from crates_sim.runs.train_adept import VALUE_FLOOR, floor_values, held_out
+
+    v = floor_values([0.0, -5.0, -1e6, 3.0, -2e9], np.array([0, 0, 0, 1, 1]), 2)
+    assert list(v) == [0.0, -5.0, -VALUE_FLOOR, 3.0, 3.0 - VALUE_FLOOR]
+    games = np.arange(7000)
+    for mixed in (False, True):
+        share = held_out(games, mixed=mixed).mean()
+        assert 0.08 < share < 0.12
+    # 70 tables, games cycling through them: the plain rule holds out 7 of them
+    assert len(set(games[held_out(games)] % 70)) == 7
+    assert len(set(games[held_out(games, mixed=True)] % 70)) == 70
+    assert np.array_equal(held_out(games[:100]), games[:100] % 10 == 0)  # older runs' rule

@@ -26,7 +26,10 @@ A round:
    points: the teacher's margins, not only its argmax), by Adam in plain numpy, warm
    started from the previous round. A tenth of the games are held out (`held_out`): their
    regret (the teacher's value of its best option minus that of the network's choice,
-   points per decision) and agreement with the teacher are reported.
+   points per decision) and agreement with the teacher are reported. A `robust` run (the
+   default across tables) floors each value at VALUE_FLOOR points below its decision's
+   best before both, and holds out hashed game numbers (every table's, whatever their
+   count).
 
 Everything is seeded: the games' seeds derive from --seed and the round, the fit's
 shuffles from --seed, so a run's weights are reproducible. The blocks run on the usual
@@ -51,9 +54,30 @@ HOLDOUT = 10
 CARD_PHASES = (0, 1, 2)
 
 
-def held_out(game):
-    """The games held out of the fit: those whose number is 0 mod HOLDOUT."""
-    return (np.asarray(game) % HOLDOUT) == 0
+#: `robust` runs (the default of `--tables every`): a value more than this many points
+#: below the decision's best counts as this far below it. Pressures double, so on some
+#: tables (draw_when_able, few ranks) a rare option costs millions of points; unfloored,
+#: those few decisions would decide a least-squares fit (and a mean regret) for every
+#: table. The floor keeps every option's order and its margin up to VALUE_FLOOR.
+VALUE_FLOOR = 250.0
+
+
+def held_out(game, mixed=False):
+    """The games held out of the fit: a tenth, those whose number is 0 mod HOLDOUT
+    (mixed: whose hashed number is; games cycle through the tables, so with a table count
+    that shares a factor with HOLDOUT the plain rule holds out only some tables)."""
+    game = np.asarray(game, dtype=np.int64)
+    if mixed:
+        game = ((game * 2654435761) % (1 << 32)) >> 8
+    return (game % HOLDOUT) == 0
+
+
+def floor_values(value, group, n, floor=VALUE_FLOOR):
+    """Each value raised to at least its decision's best minus `floor` (see VALUE_FLOOR)."""
+    value = np.asarray(value, dtype=np.float64)
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, group, value)
+    return np.maximum(value, best[group] - floor)
 
 
 @dataclass(frozen=True)
@@ -281,7 +305,8 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
 
 
 # ------------------------------------------------------------------ the rounds
-def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None):
+def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None,
+              robust=False):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
@@ -291,6 +316,8 @@ def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=
     if hidden is not None:
         settings["hidden"] = hidden
         settings["presets"] = [t.preset_name for t in tables]
+    if robust:
+        settings["robust"] = True
     return settings
 
 
@@ -318,7 +345,7 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
     settings = {"members": members, **_settings(tables, kw.get("teacher", "expert"),
                                                  kw.get("games", 2000), kw.get("sample", 0.5),
                                                  seed, kw.get("epochs", 12), kw.get("lr_end"),
-                                                 kw.get("hidden"))}
+                                                 kw.get("hidden"), kw.get("robust", False))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -337,7 +364,7 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
-                progress=False, command="", lr_end=None, hidden=None) -> dict:
+                progress=False, command="", lr_end=None, hidden=None, robust=False) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
     between. Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
@@ -362,8 +389,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                           "play the games (local:K starts K of them)")
     workers = workers or available_cpus()
     out = Path(out)
-    open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden),
-             overwrite, command)
+    open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden,
+                            robust), overwrite, command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None
@@ -407,7 +434,9 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
             echo(f"round {r}: done before")
             continue
         data = Data(paths)
-        held = held_out(data.game)
+        if robust:
+            data.value = floor_values(data.value, data.group, len(data)).astype(np.float32)
+        held = held_out(data.game, mixed=robust)
         tf = time.perf_counter()
         new = {}
         fit = {}
