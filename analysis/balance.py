@@ -29,6 +29,7 @@ from .blocks import labels_for, open_dataset, play, seating_plan
 from .data import Data, cluster_means, collect, load, saturated_games
 from .glossary import entry, glossary_table, shown
 from .measures import DESIGNER_MEASURES, designer_measures
+from .players import DEFAULT_STRONG
 from .render import PALETTE, Document, figure, num
 
 JACKKNIFE_GROUPS = 20
@@ -216,7 +217,7 @@ def command(variants, players, specs, games, seed, out, scheduler, extra=()) -> 
 
 def balance(variants: list[str], players: int, strategies, games: int, seed: int, out,
             workers: int | None = None, echo=print, scheduler: str | None = None, ideal=None,
-            strong: str = "tuned", skill_games: int | None = None, extra=()) -> dict:
+            strong: str = DEFAULT_STRONG, skill_games: int | None = None, extra=()) -> dict:
     """Play each variant on the same deals and measure it; write OUT/ (docs/analysis.md).
 
     ideal: (lo, hi) turns per game (duration's in_band). skill_gap: `strong` against greedy

@@ -32,6 +32,7 @@ from crates_sim.errors import CratesError
 from crates_sim.rules import KNOBS, Rules
 
 from .knobs import RANGES, REMOVE_CHOICES, SAFETY, family_knobs
+from .players import DEFAULT_STRONG
 
 STATE = "design.json"
 KIND = "crates design"
@@ -245,7 +246,7 @@ def command(base, players, knobs, targets, budget, games, validate, specs, seed,
              "--strategies", ",".join(specs), "--seed", str(seed), "--out", str(out)]
     if ideal_text:
         args += ["--ideal-turns", ideal_text]
-    if strong != "tuned":
+    if strong != DEFAULT_STRONG:
         args += ["--strong", strong]
     if skill_games is not None:
         args += ["--skill-games", str(skill_games)]
@@ -260,7 +261,7 @@ def _json_value(v):
 
 def design(base: str, targets: list[Target], out, budget: int = 40, games: int = 2000,
            knobs: list[str] | None = None, players: int = 4, strategies="greedy,random", seed: int = 0,
-           validate_games: int | None = None, ideal=None, ideal_text: str | None = None, strong: str = "tuned",
+           validate_games: int | None = None, ideal=None, ideal_text: str | None = None, strong: str = DEFAULT_STRONG,
            skill_games: int | None = None, workers: int | None = None, scheduler: str | None = None,
            overwrite: bool = False, echo=print) -> dict:
     """Run (or resume) the search, validate the best trial; write OUT/ (module doc)."""
@@ -475,7 +476,7 @@ def document(result: dict):
         sec.text("**Who measured skill.** The skill gap is the strong player's win rate minus greedy's and random's "
                  "on the same deals; a player fitted to one rule set may lose ground under another for its own "
                  "reasons, not the rule's:")
-        sec.bullets(who_measured(result.get("strong", "tuned"), ("greedy", "random"), rules))
+        sec.bullets(who_measured(result.get("strong", DEFAULT_STRONG), ("greedy", "random"), rules))
     sec.table(glossary_table(zip(names, groups, strict=True)), "What the targets' measures mean")
     s2 = doc.section("The search's course", "course")
     fig, ax = figure("Objective per trial (lower is better)", "trial", "objective")

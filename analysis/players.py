@@ -11,13 +11,19 @@ show the player's fit to the table it learned rather than the rule's effect.
 
 from __future__ import annotations
 
+#: the strong player of skill_gap in balance and design by default: adept, trained across
+#: every preset, player count and drawn knob sets with the rules as its inputs (issue 38),
+#: so that it fits the rule set measured; and balance's players by default (the luck/skill
+#: index is then measured under strong play against greedy)
+DEFAULT_STRONG = "adept"
+BALANCE_STRATEGIES = "adept,greedy"
 #: the tables of a learned or tuned player (docs/strategies.md): (preset, partnerships)
 CLASSIC_BOTH = (("classic", True), ("classic", False))
 TABLES = {
     "tuned": CLASSIC_BOTH,
     "weights": CLASSIC_BOTH,
     "apprentice": CLASSIC_BOTH + (("crazy-eights", False),),
-    "adept": CLASSIC_BOTH + (("crazy-eights", False),),
+    "adept": CLASSIC_BOTH + (("crazy-eights", False),),  # adept:net=1..3; net=0: _rule_reader
     "guided": CLASSIC_BOTH + (("crazy-eights", False),),
     "thumb": CLASSIC_BOTH,
     "expert": CLASSIC_BOTH + (("crazy-eights", False),),
@@ -40,9 +46,26 @@ def _table(preset: str, partnerships: bool) -> str:
         else preset
 
 
+def _rule_reader(spec: str) -> bool:
+    """Whether `spec` is the adept that reads the rules (the shipped networks, net=0)."""
+    name, *parts = str(spec).split(":")
+    return name == "adept" and not any(p.replace(" ", "").startswith("net=") and
+                                       p.split("=", 1)[1].strip() not in ("0", "0.0")
+                                       for p in parts)
+
+
 def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
+    if _rule_reader(spec):
+        from crates_sim.knob_space import every_table
+
+        if rules in every_table():
+            return ("measured against expert on this table (trained with the rules as inputs on every preset at "
+                    "every player count and on drawn knob sets; docs/strategies.md)")
+        return ("trained with the rules as inputs on every preset at every player count and on "
+                "drawn knob sets, measured against expert on ten knob sets drawn after training; this rule set "
+                "itself was not measured")
     if name in RULE_FREE:
         return f"{RULE_FREE[name]}, fitted to no table"
     tables = TABLES.get(name)

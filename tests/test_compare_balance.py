@@ -328,8 +328,12 @@ def test_who_measured_skill_says_where_each_player_was_validated():
 
     classic, seven = Rules.preset("classic", 4), Rules.from_spec("classic:seven_target=next", 4)
     assert validation("tuned", classic).startswith("validated on this rule set")
-    assert "changes seven_target" in validation("adept", seven)
+    assert "changes seven_target" in validation("adept:net=3", seven)
     assert "league is not one of them" in validation("tuned", Rules.preset("league", 4))
     assert "fitted to no table" in validation("greedy", seven)
-    lines = who_measured("adept", ("greedy", "random"), {"classic": classic, "next": seven})
-    assert len(lines) == 2 and lines[1].startswith("**next**: adept: not validated")
+    lines = who_measured("tuned", ("greedy", "random"), {"classic": classic, "next": seven})
+    assert len(lines) == 2 and lines[1].startswith("**next**: tuned: not validated")
+    # the adept that reads the rules: measured on every preset x player count, and says
+    # when a knob set is not one it was measured on
+    assert validation("adept", Rules.preset("serbian", 3)).startswith("measured against expert")
+    assert "this rule set itself was not measured" in validation("adept:temp=0", seven)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import click
 
+from ..analysis.players import BALANCE_STRATEGIES, DEFAULT_STRONG
 from ..errors import CratesError
 from ..rules import Rules
 from .options import (
@@ -54,7 +55,7 @@ def _variants_and_base(preset: str | None, knobs: str | None):
               help="What each knob does: every value of these knobs (all: every knob of the family but "
                    "the safety limits) tried one at a time from --preset; writes knobs.csv and knobs.html.")
 @players_option
-@strategies_option(default="greedy,random",
+@strategies_option(default=BALANCE_STRATEGIES,
                    help="One strategy for every seat; one per seat (a,b,c,d as `crates simulate` takes "
                         "them), rotated so each plays from every seat; or fewer, rotated over the seats "
                         "(2 for partnership variants: one per team).")
@@ -63,8 +64,9 @@ def _variants_and_base(preset: str | None, knobs: str | None):
 @out_option()
 @click.option("--ideal-turns", default=None, metavar="LO..HI",
               help="A band of turns per game: duration then also gives the share of games inside it.")
-@click.option("--strong", default="tuned", show_default=True,
-              help="The strong player of skill_gap (its win-rate difference against greedy and random).")
+@click.option("--strong", default=DEFAULT_STRONG, show_default=True,
+              help="The strong player of skill_gap (its win-rate difference against greedy and random; "
+                   "adept reads the rules, so it fits every variant).")
 @click.option("--skill-games", type=click.IntRange(0, None), default=None,
               help="Duplicate deals per variant for skill_gap (default: --games / 4; 0: skip skill_gap).")
 @scheduler_option
@@ -101,7 +103,7 @@ def balance(preset, knobs, players, strategies, games, seed, out, ideal_turns, s
 
     ideal = parse_band(ideal_turns)
     extra = []
-    for flag, value in (("--ideal-turns", ideal_turns), ("--strong", strong if strong != "tuned" else None),
+    for flag, value in (("--ideal-turns", ideal_turns), ("--strong", strong if strong != DEFAULT_STRONG else None),
                         ("--skill-games", skill_games)):
         if value is not None:
             extra += [flag, str(value)]
@@ -200,7 +202,7 @@ def split_variants(text: str) -> list[str]:
 @click.option("--validate-games", type=click.IntRange(1, None), default=None,
               help="Fresh deals on which the best variant and the base are measured (default 2x per trial).")
 @click.option("--ideal-turns", default=None, metavar="LO..HI", help="The band of duration.in_band.")
-@click.option("--strong", default="tuned", show_default=True, help="The strong player of skill_gap.")
+@click.option("--strong", default=DEFAULT_STRONG, show_default=True, help="The strong player of skill_gap.")
 @click.option("--skill-games", type=click.IntRange(0, None), default=None,
               help="Deals for skill_gap when a target names it (default: games per trial / 4).")
 @seed_option(help="Seed of the deals and the search")
