@@ -120,8 +120,7 @@ def test_each_package_docstring_names_every_module_in_it(folder):
 
 def test_no_user_facing_text_cites_an_issue_number():
     """`crates strategies` and every command's --help speak for themselves: "issue 30's
-    findings" told a user nothing they could look up (issue 40). `crates train` is left
-    to its owner (its --tables help still cites issue 30)."""
+    findings" told a user nothing they could look up (issue 40)."""
     import re
 
     from click.testing import CliRunner
@@ -131,7 +130,6 @@ def test_no_user_facing_text_cites_an_issue_number():
     runner = CliRunner()
     texts = {"strategies": runner.invoke(cli, ["strategies"]).output}
     for name in cli.commands:
-        if name != "train":
-            texts[name] = runner.invoke(cli, [name, "--help"]).output
+        texts[name] = runner.invoke(cli, [name, "--help"]).output
     cited = {k: re.findall(r"issue \d+", v) for k, v in texts.items()}
     assert not any(cited.values()), cited

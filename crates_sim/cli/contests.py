@@ -68,8 +68,8 @@ def compare(ctx, rules, strategies, games, seed, out, precision, max_games, work
           --games 5000 --out cmp/four
       crates compare --strategies hoard3,dump3 --games 1000 --precision 5 --out cmp/h3
       crates compare --strategies expert,pimc --games 500 --cost 4 --out cmp/ep
-      crates compare --strategies adept,expert --tables every --games 1000 --seed 38100 \\
-          --cost 10 --out cmp/every
+      crates compare --strategies adept,tuned --tables every --games 1000 --seed 38300 \\
+          --out cmp/every
       crates compare --strategies adept,greedy --tables drawn:10:3801 --games 200 --out cmp/drawn
     """
     from crates_sim.analysis.compare import compare as run_compare

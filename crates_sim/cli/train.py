@@ -8,6 +8,7 @@ import click
 
 from ..errors import CratesError
 from .options import (
+    Choice,
     games_option,
     out_option,
     overwrite_option,
@@ -23,9 +24,9 @@ from .options import (
 #: command rebuilds them)
 DEFAULT_TEACHER = "expert:infer=0"
 #: adept's default teacher: expert with twice its samples (values less noisy; the
-#: shipped networks' teacher) and the tables it learns by default (the three of issue 30)
+#: shipped networks' teacher)
 ADEPT_TEACHER = "expert:samples=120"
-#: `--tables three`: the three tables of issue 30 (the networks of adept:net=3)
+#: `--tables three`: classic with and without partnerships, crazy-eights (adept:net=3's)
 ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 #: `--tables every` (the default): every preset at every player count (knob_space.every_table)
 #: and this many rule sets drawn from the whole knob space with --seed
@@ -34,7 +35,7 @@ ADEPT_RANDOM_TABLES = 41
 
 @click.command()
 @rules_options
-@click.option("--player", type=click.Choice(["apprentice", "adept"]), default="apprentice",
+@click.option("--player", type=Choice(["apprentice", "adept"]), default="apprentice",
               show_default=True,
               help="The learned player to rebuild: the linear apprentice, or adept's networks "
                    "(by default on classic partnerships, classic individual play and "
@@ -65,11 +66,12 @@ ADEPT_RANDOM_TABLES = 41
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=click.Choice(["every", "three"]), default="every",
+@click.option("--tables", "table_set", type=Choice(["every", "three"]), default="every",
               show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
-                   "--seed), or the three tables of issue 30.")
+                   "--seed), or three: classic with and without partnerships and crazy-eights "
+                   "(adept:net=3's tables).")
 @click.option("--hidden", default=None, type=click.IntRange(8, 64),
               help="adept: hidden units of each network [default: 64 with --tables every, "
                    "else 32].")
@@ -110,8 +112,10 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app-dask
       cp train/app/apprentice.json strategies/apprentice.json  ship them
-      crates train --player adept --members 2 --rounds 3 --games 6000 --out train/adept
-          (adept's shipped networks: docs/strategies.md)
+      crates train --player adept --rounds 2 --games 4800 --out train/adept
+          (adept's shipped networks, every table: docs/strategies.md)
+      crates train --player adept --tables three --members 2 --rounds 3 --games 6000 \\
+          --out train/adept3   (adept:net=3's networks)
       crates train --player adept --preset crazy-eights --games 400 --out train/ad8
 
     With --player adept each round plays --games games in which the teacher (pimc or
@@ -120,7 +124,10 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
     per block of games, so an interrupted run resumes where it stopped), and adept's
     networks are fitted to the values' advantages (plain numpy, Adam), one per table
     kind, checked on held-out games (the teacher's regret and agreement). The mover is
-    the apprentice in round 1 and the previous round's adept after.
+    the apprentice in round 1 and the previous round's adept after. By default the games
+    cycle through 70 tables: every preset at every player count, with and without
+    partnerships, and 41 rule sets drawn from the whole knob space with --seed; the
+    networks read the rules (docs/strategies.md).
     OUT/adept.json is the last round's networks; --members K runs K such runs (seeds
     SEED..SEED+K-1) in OUT/member-M and writes their mean.
     """
