@@ -24,9 +24,9 @@ $(STAMP): pyproject.toml
 # demo: classic partnerships, a team keeping its 3s (keep3:three=100, as greedy) against one
 # dumping them (dump3), 20,000 deals each played with the teams swapped (seats rotated), with
 # hands/; its report (results/demo/report.html) answers whether keeping 3s pays, how often
-# pressures happen and which seats are favoured (analysis/demo.py)
+# pressures happen and which seats are favoured (crates demo: analysis/demo.py)
 demo: setup
-	$(BIN)/python -m crates_sim.analysis.demo --deals 20000 --seed 1 --out results/demo
+	$(BIN)/crates demo --deals 20000 --seed 1 --out results/demo
 
 test: setup
 	$(BIN)/python -m pytest
@@ -34,7 +34,7 @@ test: setup
 # rlcard: RLCard's uno is the yardstick of the PettingZoo environment's step
 bench: setup
 	$(BIN)/python -c 'import rlcard' 2>/dev/null || $(BIN)/pip install -q 'rlcard>=1.2'
-	$(BIN)/python -m crates_sim.cli.bench --big
+	$(BIN)/crates bench --big
 
 lint: setup
 	$(BIN)/ruff check crates_sim strategies analysis tests examples

@@ -22,8 +22,9 @@ Contract:
   expert's best option (agreement) and expert's value of its best option minus its value
   of the choice (regret, points per decision). `report(...)` gives, per table kind,
   greedy's, the tree's, each rule's, thumb's, the apprentice's and adept's.
-- `python -m crates_sim.analysis.thumb --data DIR` prints the rules in words and the
-  fidelity table (deterministic: sorted files, seeded tree); `--json PATH` writes it.
+- `crates rebuild thumb --data DIR` prints the rules in words and the fidelity table
+  (deterministic: sorted files, seeded tree); `--json PATH` writes it.
+  `python -m crates_sim.analysis.thumb ...` is its older name and runs it.
 
 scikit-learn is an optional extra (`pip install crates-sim[rules]`): only `fit_tree`
 and the command need it; no kernel and no other command does.
@@ -31,8 +32,6 @@ and the command need it; no kernel and no other command does.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -338,33 +337,7 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m crates_sim.analysis.thumb",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--data", default="train/adept",
-                        help="a `crates train --player adept` folder (default train/adept)")
-    parser.add_argument("--rounds", default="1,2", help="its rounds to read (default 1,2)")
-    parser.add_argument("--every", type=int, default=2,
-                        help="read every N-th block file (default 2: half the positions)")
-    parser.add_argument("--depth", type=int, default=DEPTH, help=f"tree depth (default {DEPTH})")
-    parser.add_argument("--kinds", default=",".join(KINDS),
-                        help="table kinds (adept.TABLES), comma-separated")
-    parser.add_argument("--json", help="also write the report as JSON here")
-    args = parser.parse_args(argv)
-    from crates_sim.errors import CratesError
+if __name__ == "__main__":  # the older name of `crates rebuild thumb`
+    from crates_sim.cli.main import cli
 
-    try:
-        tables = load(args.data, tuple(int(r) for r in args.rounds.split(",")), args.every,
-                      tuple(k.strip() for k in args.kinds.split(",") if k.strip()))
-        result = report(tables, depth=args.depth)
-    except CratesError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(render(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    cli(["rebuild", "thumb", *sys.argv[1:]], prog_name="crates")

@@ -3,8 +3,9 @@
 Contract: `win_probability(model, margin, hands_left)` is a seat's (its team's, with
 partnerships) chance to win the game; `model_for(preset, players, partnerships)` is the
 shipped model of that table (analysis/win_model.json), or None (Crazy Eights: no fixed
-number of hands; a table not fitted). `python -m crates_sim.analysis.win_model --write`
-rebuilds the JSON (about a minute on 2 cores); `--games N` sets the games per table.
+number of hands; a table not fitted). `crates rebuild win-model --write` rebuilds the
+JSON (`fit_all`, `write_models`; about a minute on 2 cores); `--games N` sets the games
+per table.
 
 The model, per preset x players x partnerships (Crates family, 15 hands):
 
@@ -20,7 +21,6 @@ margin change by the hand's end (P of the mean, not the mean of P: an approximat
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from importlib import resources
@@ -37,6 +37,10 @@ TABLES = [(preset, players, partners) for preset in ("classic", "league", "serbi
           for players, partners in ((2, False), (3, False), (4, False), (4, True))]
 HANDS = 15
 _FILE = "win_model.json"
+#: the shipped model file, which `crates rebuild win-model --write` rewrites
+SHIPPED = Path(__file__).with_name(_FILE)
+#: the command that rebuilds it, as the file names it
+REBUILD = "crates rebuild win-model --write"
 
 
 def key(preset: str, players: int, partnerships: bool) -> str:
@@ -130,24 +134,21 @@ def fit_table(preset, players, partners, games) -> dict:
             "log_loss": round(loss, 4), "base_rate": round(float(y.mean()), 4)}
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true", help=f"write analysis/{_FILE}")
-    parser.add_argument("--games", type=int, default=FIT_GAMES)
-    args = parser.parse_args(argv)
+def fit_all(games: int = FIT_GAMES, echo=print) -> dict:
+    """The model file's content: every table of TABLES fitted on `games` self-play games
+    (deterministic: seed FIT_SEED); `echo` gets a line per table as it is fitted."""
     models = {}
     for preset, players, partners in TABLES:
-        models[key(preset, players, partners)] = fit_table(preset, players, partners, args.games)
-        print(key(preset, players, partners), models[key(preset, players, partners)], flush=True)
-    data = {"about": "P(win | margin, hands left) per table: see analysis/win_model.py; rebuilt by "
-                     "`python -m crates_sim.analysis.win_model --write`",
+        models[key(preset, players, partners)] = fit_table(preset, players, partners, games)
+        echo(f"{key(preset, players, partners)} {models[key(preset, players, partners)]}")
+    return {"about": "P(win | margin, hands left) per table: see analysis/win_model.py; rebuilt by "
+                     f"`{REBUILD}`",
             "features": "1, m/sqrt(h+1), m/(h+1); m = margin/100, h = hands left after this one",
             "strategy": FIT_STRATEGY, "seed": FIT_SEED, "models": models}
-    if args.write:
-        path = Path(__file__).with_name(_FILE)
-        path.write_text(json.dumps(data, indent=1) + "\n")
-        print(f"wrote {path}")
 
 
-if __name__ == "__main__":
-    main()
+def write_models(data: dict, path=None) -> Path:
+    """Write `fit_all`'s content as JSON to `path` (default: the shipped file)."""
+    path = Path(path or SHIPPED)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path

@@ -1,10 +1,11 @@
 """Fit expert's learned value at the rollout cutoff (VALUE_CRATES, VALUE_EIGHTS in
 `strategies/expert.py`) from engine-generated positions, and write them there.
 
-Contract: `python -m crates_sim.strategies.expert_fit [--positions N] [--seed S]
-[--depth D] [--write]` regenerates the coefficients from scratch (deterministic for a
-seed) and prints them with the fit's R^2; --write rewrites the block between
+Contract: `crates rebuild expert-cutoff [--positions N] [--seed S] [--depth D] [--write]`
+(`fit_all`) regenerates the coefficients from scratch (deterministic for a seed) and
+prints them with the fit's R^2; --write (`write`) rewrites the block between
 `# BEGIN VALUE` and `# END VALUE` in expert.py (numba's cache then recompiles expert).
+`python -m crates_sim.strategies.expert_fit ...` is its older name and runs it.
 
 How: positions are the decisions of seat 0 in games of `tuned` (Table, seat 0 answered
 by tuned's hint), the hidden cards dealt at random as expert deals them (pimc's
@@ -18,8 +19,8 @@ once cut after `depth` turns, once to the hand's end; the two agree on the first
 
 from __future__ import annotations
 
-import argparse
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,9 @@ from crates_sim.play.step import Table
 
 #: targets are clipped to their CLIP and 100 - CLIP percentiles
 CLIP = 1.0
+#: positions per family, and the cut (expert's default depth), by default
+POSITIONS = 6000
+DEPTH = 15
 SETS = {"crates": [("classic", 4, True), ("classic", 4, False)],
         "eights": [("crazy-eights", 4, None), ("crazy-eights", 3, None)]}
 
@@ -110,25 +114,26 @@ def write(path: Path, crates, eights) -> None:
     path.write_text(new)
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=6000, help="positions per family")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--depth", type=int, default=15, help="the cut (expert's default depth)")
-    ap.add_argument("--write", action="store_true", help="write the coefficients into expert.py")
-    args = ap.parse_args(argv)
+def fit_all(positions: int = POSITIONS, seed: int = 1, depth: int = DEPTH, echo=print) -> dict:
+    """{family: coefficients} of both families (SETS), each fitted on `positions`
+    positions; `echo` gets each family's lines."""
     prepare(["expert"])
     found = {}
     for family in ("crates", "eights"):
-        coef, r2, m = fit(family, args.positions, args.seed, args.depth)
+        coef, r2, m = fit(family, positions, seed, depth, echo=echo)
         found[family] = coef
-        print(f"{family}: {m} positions, R^2 {r2:.3f}: ({', '.join(f'{c:.4g}' for c in coef)})")
-    if args.write:
-        from crates_sim.strategies import expert
-
-        write(Path(expert.__file__), found["crates"], found["eights"])
-        print(f"written to {expert.__file__}")
+        echo(f"{family}: {m} positions, R^2 {r2:.3f}: ({', '.join(f'{c:.4g}' for c in coef)})")
+    return found
 
 
-if __name__ == "__main__":
-    main()
+def expert_source() -> Path:
+    """The file `write` rewrites: strategies/expert.py."""
+    from crates_sim.strategies import expert
+
+    return Path(expert.__file__)
+
+
+if __name__ == "__main__":  # the older name of `crates rebuild expert-cutoff`
+    from crates_sim.cli.main import cli
+
+    cli(["rebuild", "expert-cutoff", *sys.argv[1:]], prog_name="crates")

@@ -1,9 +1,11 @@
 """The `crates` command, in click: `main` holds the group (`crates_sim.cli.cli` is it) and
-rules, trace, replay, strategies, compile; a module per family of commands: `simulate`,
-`play` (the terminal game's loop), `train`, `report`, `analyse`, `contests` (compare,
-tournament, ladder), `design` (balance, design) and `lab` (sweep, tune); the shared
-options (`options`), one-line errors (`common`), and `make bench`'s speed table
-(`bench`). The analyses themselves live in `crates_sim.analysis`.
+registers every command; a module per family of commands: `reference` (rules,
+strategies), `logs` (trace, replay), `compile`, `simulate`, `play` (the terminal game's
+loop), `train`, `report`, `analyse`, `contests` (compare, tournament, ladder), `design`
+(balance, design), `lab` (sweep, tune), `rebuild` (the data files the package ships: the
+win model, expert's cutoff value, the rules of thumb), `demo` (`make demo`) and `bench`
+(`make bench`'s speed table); the shared options (`options`) and one-line errors
+(`common`). The analyses themselves live in `crates_sim.analysis`.
 """
 
 from ..lazy import front_getattr

@@ -2,10 +2,11 @@
 `crates analyse --strategies S,T --games N --out DIR`: where each strategy loses its
 points, over many games (§2).
 
-Contract: a thin click command. With LOG, over crates_sim.analysis.move_analysis: reads the
-log (`read_log`: a damaged log is one line), analyses the seats asked for, prints the
-summary (stdout), writes --json / --html, shows progress on stderr. With --strategies, over
-crates_sim.analysis.loss_map (resumable folder, CSV + HTML, --deficits for the validation).
+Contract: a thin click command whose two forms are two functions. With LOG (`_one_log`),
+over crates_sim.analysis.move_analysis: reads the log (`read_log`: a damaged log is one
+line), analyses the seats asked for, prints the summary (stdout), writes --json / --html,
+shows progress on stderr. With --strategies (`_many`), over crates_sim.analysis.loss_map
+(resumable folder, CSV + HTML, --deficits for the validation).
 The two forms' options do not mix: one given to the other form is refused in one line.
 """
 
@@ -119,7 +120,11 @@ def analyse(ctx, log, seats, samples, json_out, html_out, moves, strategies, gam
     if strategies is not None:
         return _many(ctx, strategies, games, against, rules, seed, out, deficits, workers, scheduler, overwrite,
                      quiet, MANY_SAMPLES if samples is None else samples)
-    samples = DEFAULT_SAMPLES if samples is None else samples
+    return _one_log(log, seats, DEFAULT_SAMPLES if samples is None else samples, json_out, html_out, moves)
+
+
+def _one_log(log, seats, samples, json_out, html_out, moves):
+    """`crates analyse LOG`: every decision of one game (analysis.move_analysis)."""
     from ..analysis.move_analysis import analyse as run
     from ..analysis.move_analysis import summary_lines
     from ..play.replay import read_log

@@ -1,6 +1,7 @@
-"""`make bench`: the speed table (games/s, ns per turn, memory, start-up, compile times).
+"""`crates bench` (`make bench`): the speed table (games/s, ns per turn, memory, start-up,
+compile times).
 
-    python -m crates_sim.cli.bench [--games N] [--big] [--huge]
+    crates bench [--games N] [--big] [--huge]
 
 Rows: preset x strategy. Columns: games/s on one core (the kernel alone, in this
 process, the median of three runs), games/s on all cores (`simulate` with Parquet, --detail games, 10x the games or
@@ -19,7 +20,6 @@ together).
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import shutil
@@ -30,9 +30,10 @@ import threading
 import time
 from pathlib import Path
 
-from ..engine.api import run_games
+import click
+
 from ..rules import PRESETS, Rules
-from ..runs.runner import available_cpus, simulate
+from .options import games_option
 
 #: the all-cores cell plays at least this many seconds' worth of games on every core
 STEADY_SECONDS = 4
@@ -274,6 +275,8 @@ def _median(pairs):
 def one_core(rules, strategy, games, repeats=3) -> tuple[float, float]:
     """games/s and ns per turn of the kernel in this process, one core: the median of
     `repeats` runs of `games` games (one run swings by ~5% on this VM)."""
+    from ..engine.api import run_games
+
     run_games(rules, [strategy] * rules.players, 0, 0, 20)  # load the kernels
     runs = []
     for _ in range(repeats):
@@ -287,6 +290,8 @@ def one_core(rules, strategy, games, repeats=3) -> tuple[float, float]:
 def all_cores(rules, strategy, games, detail="games") -> tuple[float, float]:
     """games/s of `simulate` on every core, Parquet written: from the call to its return,
     and from the first chunk's start on (without the start-up: the rate of a long run)."""
+    from ..runs.runner import simulate
+
     out = tempfile.mkdtemp(prefix="crates-bench-")
     try:
         t0 = time.perf_counter()
@@ -344,6 +349,8 @@ def rlcard_uno_step_us(games: int = 1000) -> float | None:
 def pimc_rate(games: int = 40) -> tuple[float, float]:
     """`pimc` (its defaults) in seat 0 against three `greedy`, classic 4p, one core: games/s
     and pimc's turns per second (its plays and draws: a decision each, most of them searched)."""
+    from ..engine.api import run_games
+
     rules = Rules.preset("classic", 4)
     specs = ["pimc", "greedy", "greedy", "greedy"]
     run_games(rules, specs, 0, 0, 1)  # load the kernels
@@ -361,14 +368,35 @@ def peak_rss_mb() -> float:
     return max(self_kb, child_kb) / 1024
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
-    ap.add_argument("--big", action="store_true", help="also the 1,000,000-game runs")
-    ap.add_argument("--huge", action="store_true", help="also the 10,000,000-game run")
-    args = ap.parse_args(argv)
+@click.command()
+@games_option(20_000, help="Games per measurement.")
+@click.option("--big", is_flag=True, help="Also the 1,000,000-game runs.")
+@click.option("--huge", is_flag=True, help="Also the 10,000,000-game run.")
+def bench(games, big, huge):
+    """Print the speed table: games/s per preset and strategy, ns per turn, start-up times.
+
+    Per preset, random and greedy: games/s on one core and on every core (`simulate`,
+    Parquet written), ns per turn and peak memory; then a tight Crazy Eights loop as the
+    yardstick, a user strategy, the PettingZoo environment's step, pimc's turns per
+    second, cold and warm start-up, the kernels slowest to compile, and with --big (or
+    --huge) the 1,000,000 (10,000,000) game runs. It takes minutes and uses every core:
+    run it on an idle machine (`make bench` runs it with --big).
+
+    \b
+    Examples:
+      crates bench                  the table, 20,000 games per cell
+      crates bench --games 5000     a quicker, noisier table
+      crates bench --big            and the 1,000,000-game runs (make bench)
+    """
+    speed_table(games, big, huge)
+
+
+def speed_table(games: int, big: bool = False, huge: bool = False) -> None:
+    """Measure and print the table (`bench`'s docstring) with `games` games per cell."""
+    from ..runs.runner import available_cpus
+
     cpus = available_cpus()
-    print(f"crates-sim bench: {cpus} cores, {args.games} games per cell\n")
+    print(f"crates-sim bench: {cpus} cores, {games} games per cell\n")
     print(f"{'preset':<18} {'strategy':<8} {'1 core g/s':>11} {f'{cpus} cores g/s':>13} "
           f"{'steady':>8} {'x 1 core':>8} {'ns/turn':>8} {'peak RSS MB':>12}")
     ns_of = {}
@@ -378,11 +406,11 @@ def main(argv=None):
         for strategy in ("random", "greedy"):
             ones, alls = [], []
             for _ in range(ROUNDS):  # alternately, so that a slow minute slows both
-                ones.append(one_core(rules, strategy, args.games))
+                ones.append(one_core(rules, strategy, games))
                 # a long run: at least ~4 s on all cores, so that its start and its last
                 # chunks do not decide the steady rate (the rate of the long runs it stands for)
                 alls.append(all_cores(rules, strategy, max(
-                    args.games * 10, int(ones[-1][0] * cpus * STEADY_SECONDS))))
+                    games * 10, int(ones[-1][0] * cpus * STEADY_SECONDS))))
             rate1, ns = _median(ones)
             rate_all, steady = _median(alls)
             if strategy == "random":
@@ -402,7 +430,7 @@ def main(argv=None):
     rules = Rules.preset("classic", 4)
     rates = {}
     for spec in ("greedy", f"{examples}:greedy_again"):
-        rate1, ns = one_core(rules, spec, args.games)
+        rate1, ns = one_core(rules, spec, games)
         rates[spec] = rate1
         label = "user greedy_again (calls greedy)" if spec != "greedy" else "greedy"
         print(f"classic 4p, one core, {label:<33} {rate1:>9,.0f} games/s {ns:>6.1f} ns/turn"
@@ -425,17 +453,14 @@ def main(argv=None):
     print("\nthe ten kernels slowest to compile (own LLVM time, time with their callees):")
     for line in _cold_compile_report():
         print("  " + line)
-    runs = [(1_000_000, "games"), (1_000_000, "hands")] if args.big else []
-    runs += [(10_000_000, "games")] if args.huge else []
+    runs = [(1_000_000, "games"), (1_000_000, "hands")] if big else []
+    runs += [(10_000_000, "games")] if huge else []
     wall = {}
-    for games, detail in runs:
-        dt, peak = big_run(games, detail)
-        wall[games, detail] = dt
-        print(f"{games:,} classic 4p partnership games, random, --detail {detail}: "
-              f"{dt:.1f} s ({games / dt:,.0f} games/s), peak RSS of all processes {peak:,.0f} MB"
-              + (f" ({dt / wall[games, 'games'] - 1:+.0%} over --detail games)"
-                 if detail == "hands" and (games, "games") in wall else ""), flush=True)
+    for big_games, detail in runs:
+        dt, peak = big_run(big_games, detail)
+        wall[big_games, detail] = dt
+        print(f"{big_games:,} classic 4p partnership games, random, --detail {detail}: "
+              f"{dt:.1f} s ({big_games / dt:,.0f} games/s), peak RSS of all processes {peak:,.0f} MB"
+              + (f" ({dt / wall[big_games, 'games'] - 1:+.0%} over --detail games)"
+                 if detail == "hands" and (big_games, "games") in wall else ""), flush=True)
 
-
-if __name__ == "__main__":
-    main()

@@ -101,19 +101,21 @@ def games_option(default: int, help: str = "Games to play."):
                         help=help)
 
 
-def seed_option(help: str = "Seed of the deals"):
+def seed_option(help: str = "Seed of the deals", default: int = 0):
     """--seed S, 0 .. 2**63-1: game i of seed S is the same game in every command."""
-    return click.option("--seed", default=0, show_default=True, type=SEED_RANGE,
+    return click.option("--seed", default=default, show_default=True, type=SEED_RANGE,
                         help=f"{help}: game i of seed S is the same game in every command "
                              f"(0 .. 2**63-1).")
 
 
 def out_option(required: bool = True, file: bool = False, help: str = "Output folder.",
-               path_type=None):
+               path_type=None, default: str | None = None):
     """--out/-o PATH; an empty PATH is refused in one line (it would write into the current
-    folder). file: a file to write, not a folder."""
+    folder). file: a file to write, not a folder; default: the PATH when none is given."""
     kind = OutPath(dir_okay=False, path_type=path_type) if file else \
         OutPath(file_okay=False, path_type=path_type)
+    if default is not None:
+        return click.option("--out", "-o", type=kind, default=default, show_default=True, help=help)
     if required:  # no default at all: click 8.3 takes an explicit None as a value given
         return click.option("--out", "-o", required=True, type=kind, help=help)
     return click.option("--out", "-o", type=kind, default=None, help=help)

@@ -1,0 +1,129 @@
+"""The programs that were argparse scripts, as `crates` commands (issue 40, "every rebuild
+a command"): `crates demo`, `crates bench` and `crates rebuild win-model|expert-cutoff|thumb`.
+
+Contract: each runs through click's CliRunner scaled down (a few deals, games or
+positions) and writes what its script wrote; the files the package ships are never
+written here (their paths are pointed at a scratch copy); the older `python -m` names of
+the two rebuilds whose docs still give them run the same command.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from crates_sim.cli.main import cli
+
+
+def invoke(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.output
+
+
+def test_demo_writes_the_dataset_and_its_report(tmp_path):
+    out = invoke("demo", "--deals", "6", "--seed", "2", "--workers", "1", "--out",
+                 str(tmp_path / "demo"))
+    assert "demo: 6 deals x 2 seatings" in out and "Does 3-hoarding pay?" in out
+    assert (tmp_path / "demo" / "report.html").is_file()
+    manifest = json.loads((tmp_path / "demo" / "manifest.json").read_text())
+    assert manifest["command"].startswith("crates demo --deals 6 --seed 2")
+
+
+def test_bench_prints_its_table(monkeypatch):
+    """The table's wiring, every measurement faked (the real one takes minutes)."""
+    from crates_sim.cli import bench as B
+
+    monkeypatch.setattr(B, "ROUNDS", 1)
+    monkeypatch.setattr(B, "one_core", lambda rules, strategy, games: (1000.0, 50.0))
+    monkeypatch.setattr(B, "all_cores", lambda rules, strategy, games: (1800.0, 1900.0))
+    monkeypatch.setattr(B, "tight_loop_ns", lambda: 10.0)
+    monkeypatch.setattr(B, "env_step_us", lambda wrapped, games=10: 20.0)
+    monkeypatch.setattr(B, "rlcard_uno_step_us", lambda: None)
+    monkeypatch.setattr(B, "pimc_rate", lambda: (2.0, 300.0))
+    monkeypatch.setattr(B, "startup_times", lambda: (30.0, 1.0))
+    monkeypatch.setattr(B, "new_user_file_run", lambda: 2.0)
+    monkeypatch.setattr(B, "_cold_compile_report", lambda: ["   1.0 s     2.0 s  kernel"])
+    monkeypatch.setattr(B, "big_run", lambda games, detail: (100.0, 500.0))
+    out = invoke("bench", "--games", "10", "--big")
+    assert "crates-sim bench:" in out and "10 games per cell" in out
+    assert "classic            random" in out and "greedy per turn over random:" in out
+    assert "1,000,000 classic 4p partnership games, random, --detail hands" in out
+    assert "(+0% over --detail games)" in out
+
+
+def test_win_model_fits_every_table_and_writes_what_ships(tmp_path, monkeypatch):
+    from crates_sim.analysis import win_model as W
+
+    out = invoke("rebuild", "win-model", "--games", "3")
+    assert len([line for line in out.splitlines() if "'coef'" in line]) == len(W.TABLES)
+    monkeypatch.setattr(W, "SHIPPED", tmp_path / "win_model.json")
+    assert f"wrote {tmp_path / 'win_model.json'}" in invoke("rebuild", "win-model", "--games", "3",
+                                                           "--write")
+    written = json.loads((tmp_path / "win_model.json").read_text())
+    shipped = json.loads((W.Path(W.__file__).with_name("win_model.json")).read_text())
+    assert set(written["models"]) == set(shipped["models"])
+    # the shipped file is what the command writes: the same words, names its command
+    assert {k: v for k, v in written.items() if k != "models"} == \
+        {k: v for k, v in shipped.items() if k != "models"}
+    assert W.REBUILD in shipped["about"]
+
+
+def test_expert_cutoff_fits_and_writes_the_value_block(tmp_path, monkeypatch):
+    from crates_sim.cli import rebuild as R
+    from crates_sim.strategies import expert_fit
+
+    assert (R.POSITIONS, R.CUT_DEPTH) == (expert_fit.POSITIONS, expert_fit.DEPTH)
+    copy = tmp_path / "expert.py"
+    copy.write_text(expert_fit.expert_source().read_text())
+    monkeypatch.setattr(expert_fit, "expert_source", lambda: copy)
+    out = invoke("rebuild", "expert-cutoff", "--positions", "8", "--depth", "4", "--write")
+    assert "crates: " in out and "eights: " in out and f"written to {copy}" in out
+    block = copy.read_text().split("# BEGIN VALUE")[1].split("# END VALUE")[0]
+    crates_line = next(line for line in out.splitlines() if line.startswith("crates: "))
+    first = crates_line.split("(")[1].split(",")[0]
+    assert f"VALUE_CRATES = ({float(first):.4g}"[:18] in block.replace(" ", " ")
+
+
+def thumb_positions(folder):
+    """A `crates train --player adept` folder of one round: test_thumb's synthetic
+    decisions as a block file."""
+    from test_thumb import _synthetic
+
+    data = _synthetic(n=400)
+    (folder / "round-1" / "data").mkdir(parents=True)
+    np.savez(folder / "round-1" / "data" / "block-0000.npz", ctx=data.ctx, rows=data.rows,
+             decision=data.group, value=data.value, game=data.game, kind=data.kind)
+    return folder
+
+
+def test_thumb_prints_the_rules_and_writes_json(tmp_path):
+    pytest.importorskip("sklearn")
+    data = thumb_positions(tmp_path / "adept")
+    out = invoke("rebuild", "thumb", "--data", str(data), "--rounds", "1", "--every", "1",
+                 "--kinds", "crates-individual", "--json", str(tmp_path / "t" / "thumb.json"))
+    assert "Rules of thumb from expert's choices" in out and "tree (depth 4)" in out
+    saved = json.loads((tmp_path / "t" / "thumb.json").read_text())
+    assert list(saved) == ["crates-individual"] and saved["crates-individual"]["rules"]
+
+
+def test_thumb_without_positions_is_one_line(tmp_path):
+    result = CliRunner().invoke(cli, ["rebuild", "thumb", "--data", str(tmp_path / "none")])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("Error: no positions under")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("module,command", [
+    ("crates_sim.analysis.thumb", "crates rebuild thumb"),
+    ("crates_sim.strategies.expert_fit", "crates rebuild expert-cutoff")])
+def test_the_older_python_m_names_run_the_command(module, command):
+    """docs/findings.md and docs/strategies.md still give these two names."""
+    out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    assert command.split()[-1] in out.splitlines()[0] and "Examples:" in out
