@@ -80,6 +80,23 @@ def design_variances(score: np.ndarray, a: int, b: int, reps: int = 200, seed: i
 ROBUST_NAME = f"{round(100 * stats.TRIM)}% trimmed mean"
 
 
+def difference_columns(rows) -> dict:
+    """The four table columns of a − b comparisons (`paired_measures`' fields per row, a
+    DataFrame or a dict of columns: win_diff, win_lo/_hi, robust/_lo/_hi, diff/_lo/_hi): the
+    win-rate difference with its 95% CI, whether that CI misses 0, the robust and the
+    mean score differences with theirs; as the sweep's and the tune's pages show them."""
+
+    def cis(key, bounds, **fmt):
+        return [ci_text(e, lo, hi, **fmt) for e, lo, hi in
+                zip(rows[key], rows[f"{bounds}_lo"], rows[f"{bounds}_hi"], strict=True)]
+
+    return {"win-rate difference (95% CI)": cis("win_diff", "win", digits=1, pct=True),
+            "significant (win rate)": ["yes" if lo > 0 or hi < 0 else "no"
+                                       for lo, hi in zip(rows["win_lo"], rows["win_hi"], strict=True)],
+            f"{ROBUST_NAME} (95% CI)": cis("robust", "robust"),
+            "mean score difference (heavy-tailed, 95% CI)": cis("diff", "diff")}
+
+
 def paired_measures(sc_a, sc_b, win_a, win_b, conf: float = 0.95, seed: int = 0) -> dict:
     """The three paired measures of a − b over deals (per-deal scores and win shares):
     mean score difference (t CI), robust score difference (trimmed mean of the per-deal

@@ -38,7 +38,7 @@ from crates_sim.errors import CratesError, did_you_mean
 from crates_sim.strategy import BUILTINS, parse_spec
 
 from .blocks import labels_for, open_dataset, play, read_stored, rotations
-from .compare import ROBUST_NAME, _arrays, paired_measures
+from .compare import ROBUST_NAME, _arrays, difference_columns, paired_measures
 from .render import PALETTE, Document, ci_text, figure, lines_ci, num
 
 STATE = "sweep.json"
@@ -379,15 +379,7 @@ def document(result: dict, rules) -> Document:
     sec = doc.section("Every point", "points")
     cols = {a.param: [f"{v:g}" for v in table[a.param]] for a in axes}
     sec.table(pd.DataFrame({**cols, "deals": table["n_deals"],
-                            "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
-                                                             zip(table["win_diff"], table["win_lo"], table["win_hi"], strict=True)],
-                            "significant (win rate)": ["yes" if lo > 0 or hi < 0 else "no"
-                                                       for lo, hi in zip(table["win_lo"], table["win_hi"], strict=True)],
-                            f"{ROBUST_NAME} (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
-                                                        zip(table["robust"], table["robust_lo"], table["robust_hi"], strict=True)],
-                            "mean score difference (heavy-tailed, 95% CI)": [
-                                ci_text(e, lo, hi) for e, lo, hi in
-                                zip(table["diff"], table["diff_lo"], table["diff_hi"], strict=True)],
+                            **difference_columns(table),
                             "best": ["★" if i == best else "" for i in range(len(table))]}),
               f"Every grid point against {result['against']} (point − baseline)")
     return doc

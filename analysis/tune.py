@@ -442,7 +442,7 @@ def validation_command(rules, spec: str, opponent: str, games: int, seed: int) -
 def document(result: dict, rules):
     import pandas as pd
 
-    from .compare import ROBUST_NAME
+    from .compare import difference_columns
     from .render import PALETTE, Document, ci_text, figure, num
 
     rows = pd.DataFrame(result["rows"])
@@ -468,14 +468,7 @@ def document(result: dict, rules):
                 if beats else "It does not beat every strategy of the field on win rate."))
     sec.table(pd.DataFrame({
         "against": vt["against"], "deals": vt["n_deals"],
-        "win-rate difference (95% CI)": [ci_text(e, lo, hi, 1, pct=True) for e, lo, hi in
-                                         zip(vt["win_diff"], vt["win_lo"], vt["win_hi"], strict=True)],
-        "significant (win rate)": ["yes" if lo > 0 or hi < 0 else "no"
-                                   for lo, hi in zip(vt["win_lo"], vt["win_hi"], strict=True)],
-        f"{ROBUST_NAME} (95% CI)": [ci_text(e, lo, hi) for e, lo, hi in
-                                    zip(vt["robust"], vt["robust_lo"], vt["robust_hi"], strict=True)],
-        "mean score difference (heavy-tailed, 95% CI)": [
-            ci_text(e, lo, hi) for e, lo, hi in zip(vt["diff"], vt["diff_lo"], vt["diff_hi"], strict=True)]}),
+        **difference_columns(vt)}),
         f"Validation: result − opponent ({'negative' if lower else 'positive'} score differences favour the result)")
     sec.text("Each validation row is this duplicate comparison (it runs as pasted):")
     sec.bullets([f"`{validation_command(rules, v['spec'], opp, v['games'], result['validation_seed'])}`"
