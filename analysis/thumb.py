@@ -337,7 +337,7 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # the older name of `crates rebuild thumb`
-    from crates_sim.cli.main import cli
+if __name__ == "__main__":  # the older name of `crates rebuild thumb` (it imports no command)
+    import subprocess
 
-    cli(["rebuild", "thumb", *sys.argv[1:]], prog_name="crates")
+    sys.exit(subprocess.call([sys.executable, "-m", "crates_sim", "rebuild", "thumb", *sys.argv[1:]]))

@@ -21,6 +21,9 @@ Parameters: a file declares its functions' parameters, in order, with `parameter
 `mybots.py:cautious:risk=0.3` then sets params[0] = 0.3; an undeclared name, a value out of
 its range, or a parameter given to a function that declares none is an error.
 
+A spec whose NAME is a plain Python callable (not @njit) is a Python agent
+(`is_python_spec`, `python_specs`): crates_sim.play.pyagent seats it on the step engine.
+
 Which parts of its view a function reads, with `reads` (`view.reads("table")`; the
 engine then leaves the others unwritten, and the function's id carries
 strategy_ids.SKIP_TABLE / SKIP_SEATS for them).
@@ -223,3 +226,29 @@ def adapter_address(where: str, func: str) -> int:
         # the adapter is kept alive with its address: freeing it would free the code
         _ADDRESSES[key] = (address, adapter)
     return _ADDRESSES[key][0]
+
+
+#: spec -> whether it names a Python agent (a user's callable that is not @njit)
+_KIND: dict[str, bool] = {}
+
+
+def is_python_spec(spec: str) -> bool:
+    """Whether `spec` names a Python agent (a user's callable that is not @njit)."""
+    spec = spec.strip()
+    if spec in _KIND:
+        return _KIND[spec]
+    from numba.core.registry import CPUDispatcher
+
+    from .strategy import parse_spec
+
+    found = False
+    if is_user_spec(spec.split(":")[0].strip()):  # (a built-in is not parsed here)
+        name, _ = parse_spec(spec)
+        found = not isinstance(load_function(*name, agents=True)[2], CPUDispatcher)
+    _KIND[spec] = found
+    return found
+
+
+def python_specs(specs) -> list[str]:
+    """The distinct Python agents among `specs`, in order."""
+    return list(dict.fromkeys(s for s in specs if s is not None and is_python_spec(s)))

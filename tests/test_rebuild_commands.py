@@ -126,4 +126,6 @@ def test_the_older_python_m_names_run_the_command(module, command):
     """docs/findings.md and docs/strategies.md still give these two names."""
     out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
                          text=True, check=True).stdout
-    assert command.split()[-1] in out.splitlines()[0] and "Examples:" in out
+    first = out.splitlines()[0]
+    assert first.startswith("Usage: ") and f"{command[len('crates '):]} [OPTIONS]" in first, first
+    assert "Examples:" in out

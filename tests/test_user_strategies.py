@@ -239,10 +239,11 @@ def test_crates_compile_readies_the_engine():
 
 
 def test_crates_compile_covers_every_root_and_builtin_adapter():
-    """`crates compile` (engine.warm) leaves in the cache every root the engine may load
+    """`crates compile` (runs.warm) leaves in the cache every root the engine may load
     (with decide and without) and every built-in strategy's adapter, then plays a short
     game on the step engine and the replays: no later command compiles (issue 32.3)."""
-    from crates_sim.engine import api, warm
+    from crates_sim.engine import api
+    from crates_sim.runs import warm
     from crates_sim.strategy import EXTERNAL
 
     jobs = [job for job, _ in warm._jobs()]

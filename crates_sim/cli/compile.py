@@ -33,7 +33,7 @@ def compile_engine(strategies):
     import time
 
     from ..engine.api import prepare
-    from ..engine.warm import compile_everything
+    from ..runs.warm import compile_everything
     from ..strategy import parse_spec
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]

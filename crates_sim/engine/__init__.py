@@ -7,7 +7,8 @@ and the built-ins' dispatch (`dispatch_nb`), dealing, hands and whole games
 (`log_nb`), an outside agent's observation (`observe_nb`), the search API (`search_nb`),
 and all of them in one namespace (`engine_nb`). Plumbing: `jit`, `indirect`, `bits`,
 `fixedview`. The Python API (`api`: run_games, trace_game, prepare ...), whose names are
-also reached as `crates_sim.engine.NAME`, and `crates compile`'s warm-up (`warm`).
+also reached as `crates_sim.engine.NAME` (`crates compile`'s warm-up, which uses the step
+engine too, is crates_sim.runs.warm).
 """
 
 from ..lazy import front_getattr

@@ -322,7 +322,7 @@ def _side_by_side(decide: bool) -> float:
     import sys
     import time
 
-    from ..runs.workers import available_cpus
+    from ..data.machine import available_cpus
 
     if available_cpus() < 2:
         return 0.0
@@ -355,7 +355,7 @@ def prepare(specs=(), load: bool = True) -> float:
     cache is only checked, not loaded (the parent of workers stays small). Returns the
     seconds spent compiling."""
     # play_on's argument types are indirect.STATE_ARGS: (int64[::1],)
-    from ..play.pyagent import python_specs
+    from ..userstrat import python_specs
 
     agents = python_specs(specs)  # Python agents need no compile (crates_sim.play.pyagent)
     if agents:
@@ -389,7 +389,7 @@ def _call_kernel(rules, specs, seed, game_start, n_games, want_rows, log=None,
                  reuse_rows=False):
     """Run the kernel until all n_games are played; returns the raw arrays (the hand
     rows in this thread's reused buffer with `reuse_rows`: see `run_games`)."""
-    from ..play.pyagent import python_specs
+    from ..userstrat import python_specs
 
     agents = python_specs(specs)
     if agents:  # they play on the step engine: crates_sim.play.pyagent_run

@@ -42,31 +42,7 @@ import numpy as np
 from .. import cards as C
 from ..engine.observe_nb import ANNOUNCE0, CALL0
 from ..errors import CratesError
-
-_KIND: dict[str, bool] = {}
-
-
-def is_python_spec(spec: str) -> bool:
-    """Whether `spec` names a Python agent (a user's callable that is not @njit)."""
-    spec = spec.strip()
-    if spec in _KIND:
-        return _KIND[spec]
-    from numba.core.registry import CPUDispatcher
-
-    from ..strategy import parse_spec
-    from ..userstrat import is_user_spec, load_function
-
-    found = False
-    if is_user_spec(spec.split(":")[0].strip()):  # (a built-in is not parsed here)
-        name, _ = parse_spec(spec)
-        found = not isinstance(load_function(*name, agents=True)[2], CPUDispatcher)
-    _KIND[spec] = found
-    return found
-
-
-def python_specs(specs) -> list[str]:
-    """The distinct Python agents among `specs`, in order."""
-    return list(dict.fromkeys(s for s in specs if s is not None and is_python_spec(s)))
+from ..userstrat import is_python_spec, python_specs  # noqa: F401 (here before)
 
 
 def _takes(fn, name: str) -> bool:

@@ -1,4 +1,5 @@
 """Runs: chunk planning (`runner`), local worker processes (`workers`,
 `worker_preload`), Dask (`dask_backend`), the apprentice's expert iteration (`train`)
-and the training of adept's networks (`train_adept`).
+the training of adept's networks (`train_adept`), and `crates compile`'s warm-up of
+numba's cache (`warm`).
 """

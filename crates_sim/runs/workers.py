@@ -15,24 +15,17 @@ when Python runs `python -c` or a notebook.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import threading
 import types
 from multiprocessing.context import ForkServerContext, ForkServerProcess, SpawnContext, SpawnProcess
 
+from ..data.machine import available_cpus  # noqa: F401 (its older home)
 from ..errors import CratesError
 
 
 class RunFailed(CratesError):
     """A run stopped on an error; finished chunks are kept and the run can be resumed."""
-
-
-def available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 _MAIN_LOCK = threading.RLock()

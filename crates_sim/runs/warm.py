@@ -41,7 +41,7 @@ def _jobs() -> list[tuple[str, int]]:
 
 def _root(name: str):
     """(dispatcher, argument types) of the engine's root `name`."""
-    from . import api
+    from ..engine import api
 
     by_kernel = {k.py_func.__name__: (k, sig) for k, sig, _ in api._roots(True) + api._roots(False)}
     kernel_name = {"play_on": "play_on", "drivers": "play_games_nb", "decide": "decide",
@@ -54,8 +54,8 @@ def _adapter(name: str):
     None when its module does not import (a strategy being written)."""
     import importlib
 
+    from ..engine.indirect import DECISION_ARGS
     from ..strategy import EXTERNAL
-    from .indirect import DECISION_ARGS
 
     module, func = EXTERNAL[name]
     try:
@@ -68,11 +68,11 @@ def _short_game() -> None:
     """Use on one short game what the step engine and the replays compile on first call:
     a traced game as text and as a page (the page plays it again on the step engine),
     and a table with a seat played from outside against each kind of bot."""
+    from ..engine.api import trace_game
     from ..play.replay import play_by_play
     from ..play.replay_html import render
     from ..play.step import Table
     from ..rules import Rules
-    from .api import trace_game
 
     rules = Rules.preset("classic", 4)
     events = trace_game(rules, ["random"] * 4, 0, 0)
@@ -94,7 +94,7 @@ def _run_job(job: str) -> None:
     target = _root(name) if kind == "root" else _adapter(name)
     if target is not None:
         kernel, sig = target
-        from .api import _in_cache, _signature
+        from ..engine.api import _in_cache, _signature
 
         if not _in_cache(kernel, _signature(sig)):
             kernel.compile(sig)
@@ -132,7 +132,7 @@ def work(folder: str) -> list[str]:
 
 def _cold() -> bool:
     """Whether any root or adapter is missing from numba's cache."""
-    from .api import _in_cache, _signature
+    from ..engine.api import _in_cache, _signature
 
     for job, phase in _jobs():
         if phase:
@@ -151,7 +151,7 @@ def compile_everything(echo=None) -> tuple[float, bool]:
     import subprocess
     import tempfile
 
-    from ..runs.workers import available_cpus
+    from ..data.machine import available_cpus
 
     t0 = time.perf_counter()
     if not _cold():
@@ -165,7 +165,7 @@ def compile_everything(echo=None) -> tuple[float, bool]:
         helper = None
         if cores > 1:
             helper = subprocess.Popen(
-                [sys.executable, "-c", f"from crates_sim.engine.warm import work; work({folder!r})"],
+                [sys.executable, "-c", f"from crates_sim.runs.warm import work; work({folder!r})"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             work(folder)
@@ -175,7 +175,7 @@ def compile_everything(echo=None) -> tuple[float, bool]:
             if helper is not None and helper.poll() is None:
                 helper.kill()
                 helper.wait()
-    from .api import prepare
+    from ..engine.api import prepare
 
     prepare(["pimc"])  # load what the helper compiled (and anything it failed to: compiled)
     return time.perf_counter() - t0, True
