@@ -9,7 +9,9 @@ The kernels are compiled without reference counting (`crates_sim.engine.jit.leaf
 scalar loops only and never allocate. Every one returns an index in [0, n_options). They
 and the small helpers they call per option and per seat are `leaf`s (inlined by LLVM):
 the engine's `decide` (`dispatch_nb.choose_nb`) carries them all inline, and a call
-each would cost more than the helper's own work.
+each would cost more than the helper's own work. The strategies that score each card
+option (keep3, aggressive, partner, and `thumb`) share one loop, `best_card`, and give it
+their scorer (a `leaf` too: numba compiles the loop once per scorer, inlined).
 
 Card effects (which cards are wild, who a 7 or a jack hits) are read from the copy of the
 rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as it is.
@@ -56,6 +58,28 @@ _NEG = -1.0e18
 
 
 # ================================================================ shared helpers
+#: what a `best_card` scorer returns for a card it passes over (it never wins)
+PASS = _NEG
+
+
+@leaf
+def best_card(score, ctx, obs, hand, pile, options):
+    """Index of the card option with the highest `score(ctx, obs, hand, pile, card)` (ties:
+    the first); draws and passes are passed over, as are cards scored PASS; -1 when no
+    card is left. `ctx`: what the scorer needs that is the same for every card (a tuple)."""
+    best = -1
+    best_score = _NEG
+    for i in range(options.shape[0]):
+        c = options[i]
+        if is_action(c):
+            continue
+        s = score(ctx, obs, hand, pile, c)
+        if s > best_score:
+            best_score = s
+            best = i
+    return best
+
+
 @leaf
 def announce_with(forget, rng):
     """1 to announce a last card; 0 with probability `forget`."""
@@ -256,21 +280,19 @@ def keep3_nb(params, obs, hand, pile, options, rng):
     if below < 0:
         below = 0
     worth = params[0] + params[1] * below
-    best = -1
-    best_score = _NEG
-    for i in range(options.shape[0]):
-        c = options[i]
-        if is_action(c):
-            continue
-        s = float(value(obs, c))
-        if c // 4 == _R_3:
-            s -= worth
-        if s > best_score:
-            best_score = s
-            best = i
+    best = best_card(keep3_score, (worth,), obs, hand, pile, options)
     if best < 0:
         return first_card(options)
     return best
+
+
+@leaf
+def keep3_score(ctx, obs, hand, pile, c):
+    """keep3's score of card c: its value, less `worth` (ctx) for a 3."""
+    s = float(value(obs, c))
+    if c // 4 == _R_3:
+        s -= ctx[0]
+    return s
 
 
 # ================================================================ aggressive
@@ -324,22 +346,21 @@ def aggressive_nb(params, obs, hand, pile, options, rng):
         if best < 0:
             return first_card(options)
         return best
-    lw = params[0]
-    best = -1
-    best_score = _NEG
-    for i in range(options.shape[0]):
-        c = options[i]
-        if is_action(c) or is_wild(obs, c):
-            continue
-        s = value(obs, c) + all_hits(obs, c, phase, lw)
-        if s > best_score:
-            best_score = s
-            best = i
+    best = best_card(aggressive_score, (phase, params[0]), obs, hand, pile, options)
     if best < 0:  # only wilds (or nothing) left: the escape
         best = highest_value(obs, options, False, False)
     if best < 0:
         return first_card(options)
     return best
+
+
+@leaf
+def aggressive_score(ctx, obs, hand, pile, c):
+    """aggressive's score of card c (ctx: phase, leader_weight): its value plus the hits
+    it makes; a wild is kept (PASS)."""
+    if is_wild(obs, c):
+        return PASS
+    return value(obs, c) + all_hits(obs, c, ctx[0], ctx[1])
 
 
 # ================================================================ partner
@@ -378,35 +399,36 @@ def partner_nb(params, obs, hand, pile, options, rng):
         # the partner's suit wins ties; outright while the partner is on last card
         return best_call(obs, hand, options, psuit,
                          100.0 if mate_last else 0.5)
-    best = -1
-    best_score = _NEG
-    for i in range(options.shape[0]):
-        c = options[i]
-        if is_action(c):
-            continue
-        e = effect(obs, c)
-        s = float(value(obs, c))
-        if e == E_SEVEN and phase != PH_COUNT:
-            if seat_after(obs, seven_offset(obs)) == mate:
-                s -= 1000.0 if mate_last else params[1]
-            else:
-                s += 10.0
-        elif e == E_FIVE:
-            s += -1000.0 if mate_last else 10.0
-        elif phase == PH_COUNT or e == E_COUNT:
-            if seat_after(obs, 1) == mate:
-                s -= 200.0 if mate_last else 20.0
-        elif e == E_SKIP and mate_last and seat_after(obs, 2) == mate:
-            s += 100.0  # the partner plays next
-        if mate_last and phase != PH_COUNT:
-            if not is_wild(obs, c) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
-                s += 60.0  # keep the partner's suit
-        if s > best_score:
-            best_score = s
-            best = i
+    best = best_card(partner_score, (phase, mate, mate_last, psuit, params[1]), obs, hand,
+                     pile, options)
     if best < 0:
         return first_card(options)
     return best
+
+
+@leaf
+def partner_score(ctx, obs, hand, pile, c):
+    """partner's score of card c (ctx: phase, the partner's seat, whether it is on last
+    card, its suit, feed_cost): its value, the partner fed or helped out."""
+    phase, mate, mate_last, psuit, feed_cost = ctx
+    e = effect(obs, c)
+    s = float(value(obs, c))
+    if e == E_SEVEN and phase != PH_COUNT:
+        if seat_after(obs, seven_offset(obs)) == mate:
+            s -= 1000.0 if mate_last else feed_cost
+        else:
+            s += 10.0
+    elif e == E_FIVE:
+        s += -1000.0 if mate_last else 10.0
+    elif phase == PH_COUNT or e == E_COUNT:
+        if seat_after(obs, 1) == mate:
+            s -= 200.0 if mate_last else 20.0
+    elif e == E_SKIP and mate_last and seat_after(obs, 2) == mate:
+        s += 100.0  # the partner plays next
+    if mate_last and phase != PH_COUNT:
+        if not is_wild(obs, c) and c % 4 == obs[O_SUIT] and obs[O_SUIT] == psuit:
+            s += 60.0  # keep the partner's suit
+    return s
 
 
 # ================================================================ weights

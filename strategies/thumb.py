@@ -32,8 +32,8 @@ from crates_sim.cards import E_SIX, O_PARTNER, O_PHASE, O_PLAYERS, O_SUIT, PH_AN
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.jit import kernel, leaf
 from crates_sim.strategies.builtin import announces, longest_suit
-from crates_sim.strategies.heuristic import hits, is_opponent
-from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, value
+from crates_sim.strategies.heuristic import best_card, hits, is_opponent
+from crates_sim.view import effect, hand_size, is_wild, seat_after, value
 
 #: the rules, in the order of their parameters (params[0..3]); params[4] is `forget`
 RULES = ("wild", "six", "hit", "suit")
@@ -78,35 +78,35 @@ def thumb_nb(params, obs, hand, pile, options, rng):
     rule_hit = params[2] != 0.0 and obs[O_PARTNER] >= 0
     rule_suit = params[3] != 0.0
     fewest = _min_opp_hand(obs) if rule_wild else 99
-    players = obs[O_PLAYERS]
-    best = -1
-    best_score = -1.0e300
-    for i in range(options.shape[0]):
-        card = options[i]
-        if is_action(card):
-            continue
-        score = float(value(obs, card))
-        wild = is_wild(obs, card)
-        if rule_wild and wild and fewest > 1:
-            score = WILD_FLOOR + score / 100.0
-        if rule_six and not wild and effect(obs, card) == E_SIX and hand.shape[0] > 1 \
-                and _can_follow(obs, hand, card):
-            score += SIX_BONUS
-        if rule_hit:
-            for k in range(1, players):
-                if hits(obs, card, phase, k):
-                    if is_opponent(obs, seat_after(obs, k)):
-                        score += HIT_POINTS
-                    else:
-                        score -= HIT_POINTS
-        if rule_suit and not wild and (card & 3) == obs[O_SUIT]:
-            score += SUIT_TIE
-        if score > best_score:
-            best_score = score
-            best = i
+    best = best_card(thumb_score, (rule_wild, rule_six, rule_hit, rule_suit, fewest, phase),
+                     obs, hand, pile, options)
     if best < 0:
         return 0
     return best
+
+
+@leaf
+def thumb_score(ctx, obs, hand, pile, card):
+    """thumb's score of a card (ctx: the four rules on or off, the fewest cards an
+    opponent holds, the phase): greedy's points with the rules' bonuses."""
+    rule_wild, rule_six, rule_hit, rule_suit, fewest, phase = ctx
+    score = float(value(obs, card))
+    wild = is_wild(obs, card)
+    if rule_wild and wild and fewest > 1:
+        score = WILD_FLOOR + score / 100.0
+    if rule_six and not wild and effect(obs, card) == E_SIX and hand.shape[0] > 1 \
+            and _can_follow(obs, hand, card):
+        score += SIX_BONUS
+    if rule_hit:
+        for k in range(1, obs[O_PLAYERS]):
+            if hits(obs, card, phase, k):
+                if is_opponent(obs, seat_after(obs, k)):
+                    score += HIT_POINTS
+                else:
+                    score -= HIT_POINTS
+    if rule_suit and not wild and (card & 3) == obs[O_SUIT]:
+        score += SUIT_TIE
+    return score
 
 
 @kernel
