@@ -38,7 +38,6 @@ from importlib import resources
 import numpy as np
 
 from crates_sim.cards import (
-    ACTION_DRAW,
     ACTION_PASS,
     COUNT_ADD,
     E_COUNT,
