@@ -239,12 +239,12 @@ def is_python_spec(spec: str) -> bool:
         return _KIND[spec]
     from numba.core.registry import CPUDispatcher
 
-    from .strategy import parse_spec
-
     found = False
-    if is_user_spec(spec.split(":")[0].strip()):  # (a built-in is not parsed here)
-        name, _ = parse_spec(spec)
-        found = not isinstance(load_function(*name, agents=True)[2], CPUDispatcher)
+    # FILE.py:FUNCTION[:key=value...] (a built-in is not parsed here; a malformed spec is
+    # no agent, and strategy.parse_spec says what is wrong with it)
+    parts = [p.strip() for p in spec.split(":")]
+    if is_user_spec(parts[0]) and len(parts) > 1 and parts[1] and "=" not in parts[1]:
+        found = not isinstance(load_function(parts[0], parts[1], agents=True)[2], CPUDispatcher)
     _KIND[spec] = found
     return found
 
