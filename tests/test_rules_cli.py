@@ -111,7 +111,7 @@ def test_replay_prints_a_play_by_play(tmp_path):
     (["trace", "--set", "seven_target"], "name=value"),
     (["trace", "--set", "bogus=1"], "unknown knob"),
     (["trace", "--partnerships", "--players", "3"], "4 players"),
-    (["trace", "--out", "/nonexistent/dir/g.jsonl"], "cannot write"),
+    (["trace", "--out", "/dev/null/dir/g.jsonl"], "cannot write"),
 ])
 def test_cli_errors_are_one_line(args, message):
     result = CliRunner().invoke(cli, args)
