@@ -216,11 +216,14 @@ BUILTINS = {
                    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
                                                    "score; > 0: samples from its stream)"),
                     **_FORGET}),
-    "adept": (ADEPT, "a small neural network (two of 32 hidden units, averaged) that scores "
-                     "every option from the seat's view, trained on expert's values (`crates "
-                     "train --player adept`); against expert: -2.7 points in classic "
-                     "partnerships, +2.3 in individual play, +6.4 in crazy-eights; 0.5-0.9 us "
-                     "a turn, 1/75-1/100 of expert's (docs/strategies.md)",
+    "adept": (ADEPT, "a small neural network (64 hidden units a table kind) that reads the "
+                     "rules (player count, partnerships, every knob) and scores every option by "
+                     "what it does under them, trained on expert's values across every preset, "
+                     "player count and drawn knob sets (`crates train --player adept`); against "
+                     "expert: -4.4 to +5.1 points of win rate on every preset with 3 to 6 "
+                     "players and in crazy-eights with 2, but -12 to -16 with 2 players in "
+                     "classic, league, serbian and very-crazy-eights; about expert's cost / 80 "
+                     "a turn (docs/strategies.md)",
               {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                               "score; > 0: samples from its stream)"),
                **_FORGET,
