@@ -302,30 +302,29 @@ SECOND_NETWORKS_GAMES = {
 }
 
 
-@pytest.mark.parametrize("table", sorted(SECOND_NETWORKS_GAMES, key=str))
-def test_net_2_plays_the_second_networks_games(table):
+def _net_games(net, table):
+    """(turns, digest of the totals) of the 12 recorded games of set `net` on `table`."""
     import hashlib
 
     preset, partnerships = table
     knobs = {} if partnerships is None else {"partnerships": partnerships}
-    specs = ["adept:net=2", "adept:temp=3:net=2", "adept:net=2", "adept:three=40:net=2"]
+    specs = [f"adept:net={net}", f"adept:temp=3:net={net}", f"adept:net={net}",
+             f"adept:three=40:net={net}"]
     res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
                     n_games=12, detail="games")
-    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
-    assert (res.turns, digest) == SECOND_NETWORKS_GAMES[table]
+    return res.turns, hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("table", sorted(SECOND_NETWORKS_GAMES, key=str))
+def test_net_2_plays_the_second_networks_games(table):
+    assert _net_games(2, table) == SECOND_NETWORKS_GAMES[table]
 
 
 @pytest.mark.parametrize("table", sorted(FIRST_NETWORKS_GAMES, key=str))
 def test_net_1_plays_the_first_networks_games(table):
-    import hashlib
-
+    assert _net_games(1, table) == FIRST_NETWORKS_GAMES[table]
     preset, partnerships = table
     knobs = {} if partnerships is None else {"partnerships": partnerships}
-    specs = ["adept:net=1", "adept:temp=3:net=1", "adept:net=1", "adept:three=40:net=1"]
-    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
-                    n_games=12, detail="games")
-    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
-    assert (res.turns, digest) == FIRST_NETWORKS_GAMES[table]
     shipped = run_games(Rules.preset(preset, 4, **knobs), ["adept"] * 4, seed=5, game_start=0,
                         n_games=12, detail="games")
     first = run_games(Rules.preset(preset, 4, **knobs), ["adept:net=1"] * 4, seed=5,
@@ -529,15 +528,7 @@ THIRD_NETWORKS_GAMES = {
 
 @pytest.mark.parametrize("table", sorted(THIRD_NETWORKS_GAMES, key=str))
 def test_net_3_plays_the_third_networks_games(table):
-    import hashlib
-
-    preset, partnerships = table
-    knobs = {} if partnerships is None else {"partnerships": partnerships}
-    specs = ["adept:net=3", "adept:temp=3:net=3", "adept:net=3", "adept:three=40:net=3"]
-    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
-                    n_games=12, detail="games")
-    digest = hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
-    assert (res.turns, digest) == THIRD_NETWORKS_GAMES[table]
+    assert _net_games(3, table) == THIRD_NETWORKS_GAMES[table]
 
 
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
