@@ -7,6 +7,7 @@ the older spellings still work, hidden from --help.
 
 import click
 import pytest
+from cli_checks import one_line
 from click.testing import CliRunner
 
 from crates_sim.cli.main import cli
@@ -18,14 +19,6 @@ SHARED = {"preset": ("--preset", "-p"), "players": ("--players", "-n"), "strateg
 
 def invoke(*args):
     return CliRunner().invoke(cli, list(args))
-
-
-def one_line(result, *phrases):
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    for phrase in phrases:
-        assert phrase in lines[0], lines[0]
 
 
 @pytest.mark.parametrize("args,phrase", [

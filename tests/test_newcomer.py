@@ -7,6 +7,7 @@ import os
 import textwrap
 
 import pytest
+from cli_checks import one_line as one_error_line
 from click.testing import CliRunner
 
 from crates_sim.cli.main import cli
@@ -15,16 +16,6 @@ from crates_sim.errors import did_you_mean
 
 def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def one_error_line(result, *phrases):
-    """Exit 2 with exactly one line, `Error: ...`, holding every phrase."""
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    for phrase in phrases:
-        assert phrase in lines[0], lines[0]
-    return lines[0]
 
 
 BAD_FUNCTIONS = textwrap.dedent('''
