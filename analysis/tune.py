@@ -22,9 +22,14 @@ Contract:
   whole generations (CMA may stop earlier if it converges).
 - Checkpoint, after every generation: OUT/tune.csv is rewritten atomically with every
   evaluation so far, then OUT/tune.json (what the tune is, checked on a rerun like
-  sweep.json, and the CMA state: `es.pickle_dumps()` in base64). A rerun of the same
-  command resumes after the last generation recorded in tune.json (rows of a later,
-  unrecorded generation are dropped); a larger `--budget` continues a finished search.
+  sweep.json, and the CMA state as data: every generation's asked points, `asks`, and the
+  fitness told, `tells`, JSON numbers). A rerun of the same command resumes after the last
+  generation recorded in tune.json (rows of a later, unrecorded generation are dropped): a
+  fresh CMA from the same seed is asked again and told the recorded fitness, generation by
+  generation (each asked point checked against the record), which leaves it exactly where
+  an uninterrupted search was; a larger `--budget` continues a finished search. Nothing
+  read back from the folder is executed: a tune.json of an older version holding a pickled
+  CMA object (`cma`) is refused in one line, never unpickled.
 - Validation: the centre of CMA's final distribution (its mean, in bounds, rounded as
   written to best.txt) is played on `--validate-games` deals of the validation seed
   against each `--against` strategy separately; `compare.paired_measures` gives the
@@ -40,10 +45,8 @@ most `play.BLOCK` games, on a pool of worker processes kept for the whole tune.
 
 from __future__ import annotations
 
-import base64
 import math
 import os
-import pickle
 import shlex
 import time
 from dataclasses import dataclass
@@ -244,6 +247,51 @@ def _load_state(out: Path, ident: dict, overwrite: bool) -> dict | None:
                        ["tune*", "best.txt"])
 
 
+def _advance(es, ys, fitness: list[float], dims: list[Dim]):
+    """Tell CMA one generation's fitness; -> (the centre's values, sigma, stop conditions).
+    The search and the replay of a resumed tune share this step, so that both make the same
+    calls and leave CMA in the same state."""
+    es.tell(ys, fitness)
+    centre = es.result.xfavorite
+    stopped = {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in es.stop().items()}
+    return [d.value(y) for d, y in zip(dims, centre, strict=True)], float(es.sigma), stopped
+
+
+def _replay(es, saved: dict, state: Path, dims: list[Dim], sigma: float):
+    """Bring a fresh CMA (made from the tune's seed) to the saved generation by replaying the
+    recorded asks and tells, data only: -> (generations, asks, tells, means, sigmas, stopped).
+    A saved state holding a pickled CMA object (an older version's `cma`) is refused, never
+    unpickled: unpickling runs whatever the file holds."""
+    if "cma" in saved:
+        raise CratesError(f"{state} holds its CMA state as a Python pickle (an older crates tune), which "
+                          f"is not loaded since it could run code: start the tune again in a new folder "
+                          f"(another --out, or --overwrite)")
+    damaged = CratesError(f"{state} is damaged (its record of CMA's asks and tells cannot be read): give "
+                          f"--overwrite to start the tune again")
+    asks, tells, done = saved.get("asks"), saved.get("tells"), saved.get("generations")
+    if not (isinstance(done, int) and done >= 0 and isinstance(asks, list) and isinstance(tells, list)
+            and len(asks) == len(tells) == done):
+        raise damaged
+    means, sigmas, stopped = [[d.start for d in dims]], [sigma], {}
+    for g in range(done):
+        try:
+            want, fitness = np.asarray(asks[g], dtype=float), np.asarray(tells[g], dtype=float)
+        except (TypeError, ValueError):
+            raise damaged from None
+        if want.shape != (es.popsize, len(dims)) or fitness.shape != (es.popsize,) or not (
+                np.isfinite(want).all() and np.isfinite(fitness).all()):
+            raise damaged
+        ys = es.ask()
+        if not np.array_equal(np.asarray(ys, dtype=float), want):
+            raise CratesError(f"{state}: CMA does not ask again the points recorded for generation {g + 1} "
+                              f"(the record was changed, or made with another version of cma or numpy): "
+                              f"give --overwrite to start the tune again")
+        mean, step, stopped = _advance(es, ys, [float(f) for f in fitness], dims)
+        means.append(mean)
+        sigmas.append(step)
+    return done, [list(a) for a in asks], [list(t) for t in tells], means, sigmas, stopped
+
+
 def _write_csv(rows: list[dict], path: Path) -> None:
     import pandas as pd
 
@@ -314,6 +362,11 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
     out = Path(out)
     ident = _identity(rules, base, dims, field, games, lam, sigma, seed)
     saved = _load_state(out, ident, overwrite)
+    if saved:  # before anything is written: a refused state leaves the folder as it was
+        done, asks, tells, means, sigmas, stopped = _replay(fresh_es, saved, out / STATE, dims, sigma)
+    else:
+        done, asks, tells, means, sigmas, stopped = 0, [], [], [[d.start for d in dims]], [sigma], {}
+    es = fresh_es
     cmd = command(rules, strategy, field, params, budget, games, popsize, sigma, validate_games, seed, out,
                   scheduler)
     s_seed, v_seed = derive_seed(seed, SEARCH), derive_seed(seed, VALIDATE)
@@ -324,19 +377,12 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
         raise CratesError(f"cannot write the tune: {exc.filename or out}: {exc.strerror or exc}") from None
     if saved:
         try:
-            es = pickle.loads(base64.b64decode(saved["cma"]))
-        except Exception:  # noqa: BLE001 (a damaged checkpoint: any unpickling error)
-            raise CratesError(f"{out / STATE} is damaged (its CMA state cannot be read): give --overwrite "
-                              f"to start the tune again") from None
-        done = int(saved["generations"])
-        means, sigmas = saved["means"], saved["sigmas"]
-        search_seconds = float(saved["search_seconds"])
+            search_seconds = float(saved.get("search_seconds", 0.0))
+        except (TypeError, ValueError):
+            search_seconds = 0.0
         rows = _read_rows(out / "tune.csv", done)
-        stopped = saved.get("cma_stop") or {}
     else:
-        es, done, means, sigmas, search_seconds, rows, stopped = fresh_es, 0, [], [], 0.0, [], {}
-        means.append([d.start for d in dims])
-        sigmas.append(sigma)
+        search_seconds, rows = 0.0, []
     resumed = done
     validation = (saved or {}).get("validation")
 
@@ -345,8 +391,7 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
                            "search_seed": s_seed, "validation_seed": v_seed, "generations": done,
                            "evaluations": len(rows), "search_seconds": round(search_seconds, 2),
                            "means": means, "sigmas": sigmas, "cma_stop": stopped,
-                           "validation": validation, **extra,
-                           "cma": base64.b64encode(es.pickle_dumps()).decode("ascii")}, out / STATE)
+                           "validation": validation, **extra, "asks": asks, "tells": tells}, out / STATE)
 
     todo = max(0, generations - done) if not stopped else 0
     block = min(BLOCK, games)
@@ -376,12 +421,13 @@ def tune(rules, strategy: str, against: str, out, budget: int = 300, games: int 
                     row["spec"] = spec
                     rows.append(row)
                     scores.append(m["win_diff"])
-                es.tell(ys, [-s for s in scores])
+                fitness = [-float(s) for s in scores]
+                mean, sig, stopped = _advance(es, ys, fitness, dims)
+                asks.append([[float(v) for v in y] for y in ys])
+                tells.append(fitness)
                 done += 1
-                centre = es.result.xfavorite
-                means.append([d.value(y) for d, y in zip(dims, centre, strict=True)])
-                sigmas.append(float(es.sigma))
-                stopped = {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in es.stop().items()}
+                means.append(mean)
+                sigmas.append(sig)
                 search_seconds += time.perf_counter() - t0
                 _write_csv(rows, out / "tune.csv")
                 save("running")

@@ -164,3 +164,62 @@ def test_a_damaged_checkpoint_is_one_line(tmp_path):
         saved_state(out, "tune.json", {"strategy": "weights"}, False, "tune", lambda old: "?", ["tune*"])
     assert saved_state(out, "tune.json", {"strategy": "weights"}, True, "tune", lambda old: "?", ["tune*"]) is None
     assert not (out / "tune.json").exists()
+
+
+def test_a_resumed_tune_matches_one_run_straight_through(tmp_path):
+    # the CMA state is rebuilt by replaying the recorded asks and tells: stopping after one
+    # generation and resuming gives the same candidates, rows and result as no stop at all
+    straight, stopped = tmp_path / "straight", tmp_path / "stopped"
+    assert _run("weights", *TINY, "--budget", 12, "--out", straight).exit_code == 0
+    assert _run("weights", *TINY, "--budget", 4, "--out", stopped).exit_code == 0
+    res = _run("weights", *TINY, "--budget", 12, "--out", stopped)
+    assert res.exit_code == 0 and "3 generations x 4 candidates (2 run now, 1 done before)" in res.output, res.output
+    assert pd.read_csv(stopped / "tune.csv").equals(pd.read_csv(straight / "tune.csv"))
+    assert (stopped / "best.txt").read_text() == (straight / "best.txt").read_text()
+    a, b = (json.loads((d / "tune.json").read_text()) for d in (straight, stopped))
+    for key in ("asks", "tells", "means", "sigmas", "cma_stop", "generations"):
+        assert a[key] == b[key], key
+    assert "cma" not in a and len(a["asks"]) == len(a["tells"]) == 3
+
+
+class _WritesAFile:
+    """Unpickled, it creates a file: what a tune.json sent by someone else could hold."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return open, (self.path, "w")
+
+
+def test_a_pickled_cma_state_is_refused_and_never_unpickled(tmp_path):
+    # issue 40 newcomer 9: resuming a tune folder must not run code from it
+    import base64
+    import pickle
+
+    out, planted = tmp_path / "t", tmp_path / "planted.txt"
+    assert _run("weights", *TINY, "--budget", 4, "--out", out).exit_code == 0
+    state = json.loads((out / "tune.json").read_text())
+    state["cma"] = base64.b64encode(pickle.dumps(_WritesAFile(str(planted)))).decode("ascii")
+    (out / "tune.json").write_text(json.dumps(state))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    _one_line(_run("weights", *TINY, "--budget", 8, "--out", out), "start the tune again in a new folder")
+    assert not planted.exists()
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.parametrize("damage, phrase", [
+    (lambda s: s.pop("asks"), "asks and tells cannot be read"),
+    (lambda s: s.__setitem__("tells", s["tells"][:-1] + [["x"] * 4]), "asks and tells cannot be read"),
+    (lambda s: s["asks"][0].pop(), "asks and tells cannot be read"),
+    (lambda s: s["asks"][0][0].__setitem__(0, s["asks"][0][0][0] + 1e-9), "does not ask again the points"),
+])
+def test_a_damaged_record_of_asks_and_tells_is_one_line(tmp_path, damage, phrase):
+    out = tmp_path / "t"
+    assert _run("weights", *TINY, "--budget", 4, "--out", out).exit_code == 0
+    state = json.loads((out / "tune.json").read_text())
+    damage(state)
+    (out / "tune.json").write_text(json.dumps(state))
+    res = _run("weights", *TINY, "--budget", 8, "--out", out)
+    _one_line(res, phrase)
+    assert "--overwrite" in res.output
