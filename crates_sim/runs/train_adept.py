@@ -167,7 +167,7 @@ class Data:
         n = 0
         for p in paths:
             try:
-                with np.load(p) as z:
+                with np.load(p, allow_pickle=False) as z:  # data only: an object array is refused
                     parts = {k: z[k] for k in ("ctx", "rows", "decision", "value", "game", "kind")}
             except (OSError, ValueError, KeyError) as exc:
                 raise CratesError(f"{p}: damaged ({exc}); delete it and rerun to play "
