@@ -546,3 +546,21 @@ def test_automatic_chunks_are_equal_per_worker_and_larger_without_hand_rows():
     assert len(plan_chunks(1_000_000, 38_462)) == 26
     assert auto_chunk_size(300_000, 2, GAMES_CHUNK_SIZE) == 37_500  # at least 4 a worker
     assert auto_chunk_size(5_000, 2, GAMES_CHUNK_SIZE) == 1_250  # none under 1,000 games
+
+
+def test_a_shared_fallback_cache_folder_is_not_trusted(tmp_path, monkeypatch, capsys):
+    """numba's cache index is a pickle: the /tmp fallback folder is used only when it is
+    ours and only we can write to it (issue 40's read for code run from data)."""
+    import os
+    import tempfile
+
+    from crates_sim.data import _cache
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    mine = _cache.private_temp_folder()
+    assert mine == tmp_path / f"crates-sim-{os.getuid()}"
+    assert mine.stat().st_mode & 0o777 == 0o700
+    mine.chmod(0o777)  # as if someone else had made it, open to all
+    other = _cache.private_temp_folder()
+    assert other != mine and other.parent == tmp_path
+    assert "not using" in capsys.readouterr().err

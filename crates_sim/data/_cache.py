@@ -39,6 +39,29 @@ def cache_root() -> Path:
     return Path(base) / "crates-sim"
 
 
+def private_temp_folder() -> Path:
+    """The fallback cache folder when cache_root() cannot be made: /tmp/crates-sim-UID,
+    made with mode 0700. numba's cache index is a pickle, so a folder that someone else
+    made first (or may write to) is not used, since loading its files could run their
+    code: this run then compiles into a fresh folder of its own (mkdtemp), and says so."""
+    import stat
+    import sys
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / f"crates-sim-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    info = folder.lstat()
+    if (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        return folder
+    print(f"crates-sim: not using {folder} for compiled kernels (not a folder of yours that only "
+          f"you can write to); set CRATES_SIM_CACHE to a folder of your own", file=sys.stderr)
+    return Path(tempfile.mkdtemp(prefix="crates-sim-"))
+
+
 def configure_numba_cache() -> str:
     """Point numba's cache at cache_root()/numba-<source hash> (before kernels are defined)."""
     import numba
@@ -47,9 +70,7 @@ def configure_numba_cache() -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
-        import tempfile
-
-        folder = Path(tempfile.gettempdir()) / f"crates-sim-{os.getuid()}" / folder.name
+        folder = private_temp_folder() / folder.name
         folder.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(folder)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)  # worker processes inherit it
