@@ -2,11 +2,13 @@
 
 Here: the cards and the kernels' shared constants (`cards`), rule sets (`rules`) and the
 knob space learned players train on (`knob_space`), strategy specs (`strategy`), their
-ids (`strategy_ids`), users' own strategies (`userstrat`) and what a strategy sees
-(`view`), the one user error (`errors`), lazy folder fronts (`lazy`), the PettingZoo path
-(`env`) and the version (`_version`). Folders: the numba engine (`engine`), one game at a
-time (`play`), many games (`runs`), datasets (`data`), the analyses (`analysis`), the
-built-in strategies (`strategies`) and the `crates` command (`cli`).
+ids and the built-ins' registry (`strategy_ids`), a strategy's parameters and the
+built-ins' declarations (`params`), users' own strategies (`userstrat`) and what a
+strategy sees (`view`), the one user error (`errors`), lazy folder fronts (`lazy`), the
+PettingZoo path (`env`) and the version (`_version`). Folders: the numba engine
+(`engine`), one game at a time (`play`), many games (`runs`), datasets (`data`), the
+analyses (`analysis`), the built-in strategies (`strategies`) and the `crates` command
+(`cli`).
 """
 
 from ._version import __version__  # a leaf: data.manifest reads it there too

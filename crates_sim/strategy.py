@@ -3,65 +3,20 @@ per-seat strategy ids, parameter rows and decision-function addresses for the en
 
 Contract: a spec is NAME[:key=value]... for a built-in, or FILE.py:FUNCTION[:key=value]...
 (or package.module:FUNCTION...) for a user's function. Every parameter has a name, a
-default and a range, declared once (BUILTINS below; a user's with `parameters`); an
-unknown name or a value out of range is a CratesError with one line of text.
+default and a range, declared once: a built-in's in its own module, beside its decision
+function (gathered into BUILTINS below, by strategy_ids.REGISTRY); a user's with
+`parameters`. An unknown name or a value out of range is a CratesError with one line of
+text.
 """
 
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
+from collections.abc import Mapping
 
 from .errors import CratesError, did_you_mean
-from .strategy_ids import (
-    ADEPT,
-    AGGRESSIVE,
-    APPRENTICE,
-    DUMP3,
-    EXPERT,
-    GREEDY,
-    GUIDED,
-    HOARD3,
-    KEEP3,
-    PARTNER,
-    PIMC,
-    RANDOM,
-    THUMB,
-    WEIGHTS,
-)
-
-
-class Param(NamedTuple):
-    """One strategy parameter: default value, allowed range [low, high], meaning."""
-
-    default: float
-    low: float = -math.inf
-    high: float = math.inf
-    text: str = ""
-    whole: bool = False  # only whole numbers
-
-    def check(self, strategy: str, key: str, value: float) -> float:
-        if math.isnan(value) or not self.low <= value <= self.high:
-            raise CratesError(f"strategy {strategy}: {key}={value:g} is out of range "
-                              f"({_range(self)})")
-        if self.whole and value != int(value):
-            raise CratesError(f"strategy {strategy}: {key}={value:g} must be a whole number")
-        return value
-
-
-def _range(p: Param) -> str:
-    if p.low == -math.inf and p.high == math.inf:
-        return "any number"
-    if p.high == math.inf:
-        return f"at least {p.low:g}"
-    if p.low == -math.inf:
-        return f"at most {p.high:g}"
-    return f"{p.low:g} to {p.high:g}"
-
-
-def describe_range(p: Param) -> str:
-    """'0 to 1', 'at least 1', 'any number' (+ ', whole')."""
-    return _range(p) + (", whole" if p.whole else "")
+from .params import N_PARAMS, Param
+from .params import describe_range as describe_range  # (`crates strategies` shows ranges)
+from .strategy_ids import REGISTRY
 
 
 def parameters(**declared):
@@ -125,152 +80,73 @@ def reads(*parts):
     return mark
 
 
-#: parameters per seat (float64 row of the game state)
-N_PARAMS = 8
+#: the package that holds the built-ins' modules (strategy_ids.REGISTRY names them)
+STRATEGIES_PACKAGE = "crates_sim.strategies"
+_DECLARED = {}
 
-#: built-in strategy name -> (id, description, {param: Param}). Ids (strategy_ids) below
-#: N_INLINE, and KEEP3, are compiled into the engine; the others (pimc, expert) are called by address like a
-#: user's function (their adapter is `EXTERNAL[name]`). `tuned` is `weights` (the same id) with
+
+def declaration(name: str):
+    """The `crates_sim.params.Builtin` that built-in `name`'s module declares beside its
+    decision function (`<NAME>_BUILTIN`); the module is imported on first use."""
+    found = _DECLARED.get(name)
+    if found is None:
+        import importlib
+
+        module = importlib.import_module(f"{STRATEGIES_PACKAGE}.{REGISTRY[name][1]}")
+        found = _DECLARED[name] = getattr(module, f"{name.upper()}_BUILTIN")
+    return found
+
+
+class _Builtins(Mapping):
+    """BUILTINS: built-in name -> (id, description, {param: Param}), gathered from the
+    declarations in the built-ins' own modules (strategy_ids.REGISTRY says which). A
+    module is imported when one of its entries is first read; the names (`in`, listing)
+    need no import."""
+
+    def __getitem__(self, name):
+        if not isinstance(name, str) or name not in REGISTRY:
+            raise KeyError(name)
+        declared = declaration(name)
+        return REGISTRY[name][0], declared.about, declared.params
+
+    def __contains__(self, name):
+        return isinstance(name, str) and name in REGISTRY
+
+    def __iter__(self):
+        return iter(REGISTRY)
+
+    def __len__(self):
+        return len(REGISTRY)
+
+
+class _External(Mapping):
+    """EXTERNAL: the built-ins not compiled into the engine, name -> (module, adapter):
+    those whose declaration names an `adapter`, which the engine calls by address like a
+    user's function (pimc, expert, ...)."""
+
+    def __getitem__(self, name):
+        if name not in self:
+            raise KeyError(name)
+        return f"{STRATEGIES_PACKAGE}.{REGISTRY[name][1]}", declaration(name).adapter
+
+    def __contains__(self, name):
+        return isinstance(name, str) and name in REGISTRY and bool(declaration(name).adapter)
+
+    def __iter__(self):
+        return iter([name for name in REGISTRY if name in self])
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+
+#: built-in strategy name -> (id, description, {param: Param}), in the order of
+#: strategy_ids.REGISTRY. Ids (strategy_ids) below N_INLINE, KEEP3 and SOFTMAX are compiled
+#: into the engine; the others (pimc, expert, ...) are called by address like a user's
+#: function (their adapter is `EXTERNAL[name]`). `tuned` is `weights` (the same id) with
 #: other defaults.
-_FORGET = {"forget": Param(0.0, 0.0, 1.0, "probability of not announcing a last card")}
-_WEIGHT_TEXT = ("card value shed / 10", "is a wild (8; 9 in Crates)", "is a 3",
-                "opponents hit minus partners hit", "keeps the current suit",
-                "my cards left in the suit the play makes current", "is a draw or pass",
-                "leaders and last-card opponents hit")
-
-
-def _weights(*defaults) -> dict:
-    """w0..w7 of the `weights` scorer with these defaults (features: docs/strategies.md)."""
-    return {f"w{i}": Param(float(d), text=t) for i, (d, t) in enumerate(zip(defaults, _WEIGHT_TEXT, strict=True))}
-
-
-#: `tuned`: the result of (docs/strategies.md)
-#:   crates tune weights --against greedy,aggressive,partner,dump3,weights --preset classic
-#:       --players 4 --budget 300 --games-per-eval 4000 --seed 1 --out tune
-TUNED = (2.69, -12.75, -1.75, -1.5, -0.19, 1.57, -2.8, 1.64)
-#: expert's parameters (guided shares all but `value` and `greedy`)
-_EXPERT = {
-    "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision", whole=True),
-    **_FORGET,
-    "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "
-                                   "scores (0: tuned itself, deterministic)"),
-    "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
-                                        "and valued (0: to the hand's end)",
-                   whole=True),
-    "value": Param(1.0, 0.0, 1.0, "1: a cut rollout is valued by the learned "
-                                  "cutoff value (both families); 0: as it stands "
-                                  "(Crates only; Crazy Eights then plays to the "
-                                  "end)", whole=True),
-    "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
-                                         "hoards 3s, < 0 dumps them"),
-    "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
-                                   "instead of the softmax", whole=True),
-    "infer": Param(2.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
-                                   "its longest suit after a wild (a world is kept "
-                                   "with probability softmax(infer x suit lengths) "
-                                   "of the call seen; 0: every world)")}
-
-BUILTINS = {
-    "random": (RANDOM, "uniform among legal cards (a voluntary draw is one more choice)", _FORGET),
-    "greedy": (GREEDY, "sheds its highest-scoring legal card, calls its longest suit", _FORGET),
-    "hoard3": (HOARD3, "greedy, but plays a 3 only when it is its only legal card; greedy already values a 3 lowest, so in Crates it plays exactly as greedy (docs/findings.md)", _FORGET),
-    "dump3": (DUMP3, "plays a legal 3 first, otherwise greedy (the control for hoard3)", _FORGET),
-    "keep3": (KEEP3, "greedy, but a 3 scores its value minus its worth kept (three + late x cards "
-                     "below the deal size): three=-100 dumps 3s, 0 is greedy, 100 hoards them",
-              {"three": Param(0.0, -100.0, 100.0, "card points a 3 is worth keeping (-100: play "
-                                                   "it first; 100: only when forced)"),
-               "late": Param(0.0, -20.0, 20.0, "worth added per card the hand is below its "
-                                                "deal size"), **_FORGET}),
-    "aggressive": (AGGRESSIVE, "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
-                   {"leader_weight": Param(1.0, 0.0, math.inf, "how much hitting the leader "
-                                           "counts against shedding points"), **_FORGET}),
-    "partner": (PARTNER, "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
-                {**_FORGET, "feed_cost": Param(1000.0, 0.0, math.inf, "points a 7 at the "
-                                               "partner costs (1000: never, unless forced)")}),
-    "weights": (WEIGHTS, "linear scorer over 8 option features (w0..w7), for tuning runs",
-                _weights(1.0, -3.0, -1.0, 1.0, 0.0, 0.5, -10.0, 1.0)),
-    "tuned": (WEIGHTS, "weights with the weights `crates tune` found against the five heuristics "
-                       "(classic 4-player partnerships; docs/strategies.md)",
-              _weights(*TUNED)),
-    "pimc": (PIMC, "determinised Monte Carlo: samples the unseen cards, plays each option out",
-             {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
-                               whole=True), **_FORGET,
-              "policy": Param(6.0, 1.0, 6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, "
-                                             "4 aggressive, 5 partner, 6 weights", whole=True),
-              "lead": Param(0.0, 0.0, 100.0, "racing: drop an option once it trails the best by "
-                                             "this many standard errors (0: play every option "
-                                             "on every deal: the default)"),
-              "min_samples": Param(4.0, 2.0, 100_000.0, "deals before racing drops an option",
-                                   whole=True),
-              "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
-                                                  "hand is cut and valued as it stands (0: to "
-                                                  "the hand's end)", whole=True)}),
-    "expert": (EXPERT, "the strongest player: pimc's search with randomised tuned rollouts, a "
-                       "learned value at the cut and an opponent model of the calls seen "
-                       "(strategies/expert.py); per turn about 3.5-5x the default pimc's in "
-                       "Crates (~90-110 us), 1.3x in Crazy Eights; ~3,000x greedy's",
-               _EXPERT),
-    "apprentice": (APPRENTICE, "a linear policy over 75 option features, distilled from a search "
-                               "player by `crates train`; a turn costs about 5x greedy's, "
-                               "1/160 of pimc's (docs/strategies.md)",
-                   {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
-                                                   "score; > 0: samples from its stream)"),
-                    **_FORGET}),
-    "adept": (ADEPT, "a small neural network (64 hidden units a table kind) that reads the "
-                     "rules (player count, partnerships, every knob) and scores every option by "
-                     "what it does under them, trained on expert's values across every preset, "
-                     "player count and drawn knob sets (`crates train --player adept`); against "
-                     "expert: -4.4 to +5.1 points of win rate on every preset with 3 to 6 "
-                     "players and in crazy-eights with 2, but -12 to -16 with 2 players in "
-                     "classic, league, serbian and very-crazy-eights; about expert's cost / 80 "
-                     "a turn (docs/strategies.md)",
-              {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
-                                              "score; > 0: samples from its stream)"),
-               **_FORGET,
-               "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
-                                                    "hoards 3s, < 0 dumps them"),
-               "net": Param(0.0, 0.0, 3.0, "which networks: 0 the shipped ones (trained across "
-                                           "tables, the rules as inputs), 1 the first "
-                                           "(docs/findings.md's adept figures were measured "
-                                           "with them), 2 the second (the pressure inputs, one "
-                                           "network), 3 the third (one network per table: "
-                                           "classic with and without partnerships, "
-                                           "crazy-eights; shipped before the rules were inputs)",
-                            whole=True)}),
-    "thumb": (THUMB, "greedy plus rules of thumb drawn from expert's choices (keep wilds "
-                     "unless an opponent is on one card; a 6 you can follow first; stay in "
-                     "suit on ties; hit=1 adds one that does not pay), each switchable (0/1); "
-                     "all off is greedy (docs/findings.md)",
-              {"wild": Param(1.0, 0.0, 1.0, "1: play an 8 or 9 only when the other legal cards "
-                                            "are 3s and aces, or an opponent holds one card",
-                             whole=True),
-               "six": Param(1.0, 0.0, 1.0, "1: a 6 you can follow (another card of its suit "
-                                           "kept) before any other tame card", whole=True),
-               "hit": Param(0.0, 0.0, 1.0, "1: in partnerships a card counts 15 points more per "
-                                           "opponent it hits, 15 less if it hits the partner "
-                                           "(measured: it loses)",
-                            whole=True),
-               "suit": Param(1.0, 0.0, 1.0, "1: between cards of equal points, the one in the "
-                                            "suit in play", whole=True),
-               **_FORGET}),
-    "guided": (GUIDED, "expert's search guided by adept's network: the network's score of "
-                       "each option counts as `prior` deals beside the search's, and with keep=K "
-                       "only its K best options are searched; level with expert at 1/3 of "
-                       "its cost (~30 us a turn in Crates; docs/strategies.md)",
-               {"samples": _EXPERT["samples"]._replace(default=18.0), **_FORGET,
-                **{k: _EXPERT[k] for k in ("temp", "depth", "three", "infer")},
-                "prior": Param(40.0, 0.0, 100_000.0, "deals the network's estimate counts as "
-                                                     "(0: the search alone)"),
-                "keep": Param(0.0, 0.0, 64.0, "search only the network's best K options (0: all)",
-                              whole=True)}),
-}
+BUILTINS = _Builtins()
 #: built-ins not compiled into the engine: name -> (module, adapter function)
-EXTERNAL = {"pimc": ("crates_sim.strategies.pimc", "pimc_entry"),
-            "expert": ("crates_sim.strategies.expert", "expert_entry"),
-            "apprentice": ("crates_sim.strategies.apprentice", "apprentice_entry"),
-            "adept": ("crates_sim.strategies.adept", "adept_entry"),
-            "thumb": ("crates_sim.strategies.thumb", "thumb_entry"),
-            "guided": ("crates_sim.strategies.expert", "guided_entry")}
+EXTERNAL = _External()
 
 
 def parse_spec(spec: str):

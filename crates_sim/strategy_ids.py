@@ -1,9 +1,11 @@
-"""Strategy ids: the one place that numbers the built-in strategies.
+"""Strategy ids and the built-ins' registry: the one place that numbers the built-in
+strategies and says which module declares each.
 
-Contract: plain integer constants, importable by kernels and by Python alike. Ids below
-N_INLINE, KEEP3 and SOFTMAX (added after pimc had taken 7, so no id moved), are compiled
-into the engine (`dispatch_nb`); PIMC, EXPERT, APPRENTICE, ADEPT, THUMB and users'
-functions (from USER_BASE on) are called by the address of their adapter.
+Contract: plain integer constants, importable by kernels and by Python alike, and
+REGISTRY (plain data: no kernel reads it). Ids below N_INLINE, KEEP3 and SOFTMAX (added
+after pimc had taken 7, so no id moved), are compiled into the engine (`dispatch_nb`);
+PIMC, EXPERT, APPRENTICE, ADEPT, THUMB, GUIDED and users' functions (from USER_BASE on)
+are called by the address of their adapter. Ids are recorded in data: never renumber one.
 """
 
 RANDOM, GREEDY, HOARD3, DUMP3, AGGRESSIVE, PARTNER, WEIGHTS, PIMC = range(8)
@@ -35,3 +37,28 @@ SKIP_SEATS = 1 << 21
 #: a seat whose decisions come from outside, one at a time (`crates_sim.play.step`): the
 #: engine pauses the hand when such a seat must decide and no decision is queued
 AGENT = 90
+
+#: the built-ins, one entry each: name -> (id, the module of `crates_sim.strategies` that
+#: declares it). The module holds its decision function and, beside it, the declaration
+#: `<NAME>_BUILTIN` (`crates_sim.params.Builtin`: what `crates strategies` says of it, its
+#: parameters, its adapter) with the named slots of its parameters; `crates_sim.strategy`
+#: gathers the declarations from here (BUILTINS, EXTERNAL). A new built-in is its module
+#: and one line here, with the next free id below USER_BASE (docs/strategies.md, "Adding a
+#: built-in"). `tuned` is `weights` (the same id and kernel) with other defaults.
+REGISTRY = {
+    "random": (RANDOM, "builtin"),
+    "greedy": (GREEDY, "builtin"),
+    "hoard3": (HOARD3, "heuristic"),
+    "dump3": (DUMP3, "heuristic"),
+    "keep3": (KEEP3, "heuristic"),
+    "aggressive": (AGGRESSIVE, "heuristic"),
+    "partner": (PARTNER, "heuristic"),
+    "weights": (WEIGHTS, "heuristic"),
+    "tuned": (WEIGHTS, "heuristic"),
+    "pimc": (PIMC, "pimc"),
+    "expert": (EXPERT, "expert"),
+    "apprentice": (APPRENTICE, "apprentice"),
+    "adept": (ADEPT, "adept"),
+    "thumb": (THUMB, "thumb"),
+    "guided": (GUIDED, "expert"),
+}

@@ -90,9 +90,10 @@ from crates_sim.engine.jit import kernel, leaf
 from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
+from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
 from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
-from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
+from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_opponent
 from crates_sim.view import (
     called_suit,
@@ -617,6 +618,32 @@ def scores_with(buf, table, n):
                 or buf[3] != HIDDEN or buf[4 + table] == 0.0 or n > MAX_OPTIONS)
 
 
+ADEPT_BUILTIN = Builtin(
+    "a small neural network (64 hidden units a table kind) that reads the "
+    "rules (player count, partnerships, every knob) and scores every option by "
+    "what it does under them, trained on expert's values across every preset, "
+    "player count and drawn knob sets (`crates train --player adept`); against "
+    "expert: -4.4 to +5.1 points of win rate on every preset with 3 to 6 "
+    "players and in crazy-eights with 2, but -12 to -16 with 2 players in "
+    "classic, league, serbian and very-crazy-eights; about expert's cost / 80 "
+    "a turn (docs/strategies.md)",
+    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
+                                    "score; > 0: samples from its stream)"),
+     "forget": FORGET,
+     "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
+                                          "hoards 3s, < 0 dumps them"),
+     "net": Param(0.0, 0.0, 3.0, "which networks: 0 the shipped ones (trained across "
+                                 "tables, the rules as inputs), 1 the first "
+                                 "(docs/findings.md's adept figures were measured "
+                                 "with them), 2 the second (the pressure inputs, one "
+                                 "network), 3 the third (one network per table: "
+                                 "classic with and without partnerships, "
+                                 "crazy-eights; shipped before the rules were inputs)",
+                  whole=True)},
+    adapter="adept_entry")
+ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET = slots(ADEPT_BUILTIN)
+
+
 @kernel
 def adept_choice(params, obs, hand, pile, options, rng, buf):
     """adept's option index, with the weights and scratch of `buf` (the weights buffer;
@@ -624,18 +651,18 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     net (the set of networks, NET_FILES)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params[1:], rng)
+        return announce_with(params[ADEPT_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
     n = options.shape[0]
     if n == 1:
         return 0
     table = table_of(obs)
-    table += N_TABLES * int(params[3])  # the set of networks (`net`)
+    table += N_TABLES * int(params[ADEPT_NET])  # the set of networks
     if not scores_with(buf, table, n):
         return greedy_nb(params, obs, hand, pile, options, rng)
-    best = score_options(obs, hand, pile, options, buf, table, params[2])
-    temp = params[0]
+    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE])
+    temp = params[ADEPT_TEMP]
     if temp <= 0.0:
         return best
     top = buf[SCORES_AT + best]

@@ -60,8 +60,9 @@ from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import kernel, leaf
 from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.errors import CratesError
-from crates_sim.strategies.builtin import announces, greedy_nb, longest_suit
-from crates_sim.strategies.heuristic import hits, is_leader, is_opponent
+from crates_sim.params import FORGET, Builtin, Param, slots
+from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
+from crates_sim.strategies.heuristic import TUNED, hits, is_leader, is_opponent
 from crates_sim.view import effect, hand_size, is_action, is_wild, seat_after, value
 
 #: option features (`fill_features`; names in FEATURES): N_BASE of their own
@@ -285,13 +286,24 @@ def option_rows(obs, hand, pile, options, out, base, F, crossed):
 
 
 # ================================================================ the decision
+APPRENTICE_BUILTIN = Builtin(
+    "a linear policy over 75 option features, distilled from a search "
+    "player by `crates train`; a turn costs about 5x greedy's, "
+    "1/160 of pimc's (docs/strategies.md)",
+    {"temp": Param(0.0, 0.0, 100.0, "softmax temperature (0: always the best "
+                                    "score; > 0: samples from its stream)"),
+     "forget": FORGET},
+    adapter="apprentice_entry")
+APPRENTICE_TEMP, APPRENTICE_FORGET = slots(APPRENTICE_BUILTIN)
+
+
 @kernel
 def apprentice_choice(params, obs, hand, pile, options, rng, buf):
     """The apprentice's option index, with the weights and scratch of `buf` (the weights
     buffer; an empty one: greedy). params: temp (0: the best score), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params[1:], rng)
+        return announce_with(params[APPRENTICE_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
     n = options.shape[0]
@@ -312,7 +324,7 @@ def apprentice_choice(params, obs, hand, pile, options, rng, buf):
                            + buf[j + 4] * c4)
     best = 0
     best_score = -1.0e300
-    temp = params[0]
+    temp = params[APPRENTICE_TEMP]
     for i in range(n):
         s = 0.0
         at = X0 + i * F
@@ -405,11 +417,9 @@ def set_weights(w) -> np.ndarray:
 
 
 def tuned_weights() -> np.ndarray:
-    """`tuned`'s eight weights (strategy.TUNED) on the apprentice's features: where
+    """`tuned`'s eight weights (heuristic.TUNED) on the apprentice's features: where
     `crates train` starts, and what its fit is pulled towards (its features include
     `weights`' eight, `left_in_suit` counted in quarters)."""
-    from crates_sim.strategy import TUNED
-
     w0, w1, w2, w3, w4, w5, w6, w7 = TUNED
     w = np.zeros(N_FEATURES)
     for name, v in (("value", w0), ("wild", w1), ("three", w2), ("opp_hits", w3),

@@ -8,6 +8,12 @@ and returns an index into ``options[:n_options]``. ``obs[O_PHASE]`` says what is
 decided (layout in `crates_sim.cards`): a card to play (options are cards, maybe
 ACTION_DRAW / ACTION_PASS), a suit to call (options are suits 0..3), or whether to
 announce a last card (options [0, 1]).
+
+Each built-in's module declares it beside its decision function: `<NAME>_BUILTIN` (a
+`crates_sim.params.Builtin`: what `crates strategies` says, its parameters, its adapter)
+and the named slots its kernels read the parameters by (`params[GREEDY_FORGET]`);
+`crates_sim.strategy_ids.REGISTRY` lists the modules (docs/strategies.md, "Adding a
+built-in").
 """
 
 
@@ -20,13 +26,21 @@ from crates_sim.cards import (
 )
 from crates_sim.engine.jit import leaf
 from crates_sim.engine.rng_nb import rand_below, rand_unit
+from crates_sim.params import FORGET, Builtin, slots
 from crates_sim.view import value
+
+RANDOM_BUILTIN = Builtin("uniform among legal cards (a voluntary draw is one more choice)",
+                         {"forget": FORGET})
+(RANDOM_FORGET,) = slots(RANDOM_BUILTIN)
+GREEDY_BUILTIN = Builtin("sheds its highest-scoring legal card, calls its longest suit",
+                         {"forget": FORGET})
+(GREEDY_FORGET,) = slots(GREEDY_BUILTIN)
 
 
 @leaf
-def announces(params, rng):
-    """1 to announce a last card; 0 with probability params[0] (`forget`)."""
-    if params[0] > 0.0 and rand_unit(rng, 0) < params[0]:
+def announce_with(forget, rng):
+    """1 to announce a last card; 0 with probability `forget` (a strategy's `forget`)."""
+    if forget > 0.0 and rand_unit(rng, 0) < forget:
         return 0
     return 1
 
@@ -36,7 +50,7 @@ def random_nb(params, obs, hand, pile, options, rng):
     """Uniform among the options; always continues an optional count; announces (forget=p)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params, rng)
+        return announce_with(params[RANDOM_FORGET], rng)
     n = options.shape[0]
     if phase == PH_COUNT and options[n - 1] == ACTION_DRAW and n > 1:
         n -= 1  # continue the count when able
@@ -64,7 +78,7 @@ def greedy_nb(params, obs, hand, pile, options, rng):
     """Sheds its highest-scoring legal card; calls its longest suit; never draws by choice."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params, rng)
+        return announce_with(params[GREEDY_FORGET], rng)
     if phase >= 3:  # a call
         return longest_suit(hand, options)
     best = -1

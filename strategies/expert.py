@@ -14,7 +14,7 @@ played out on every deal, common random numbers), with three changes that measur
 stronger (docs/strategies.md has the figures):
 
 - rollouts are played by `softmax` at every seat: `tuned`'s linear scores (its weights,
-  crates_sim.strategy.TUNED) divided by the temperature `temp`, an option drawn with
+  `heuristic.TUNED`) divided by the temperature `temp`, an option drawn with
   probability proportional to exp(score) (Gumbel-max on the rollout's streams). pimc's
   `policy=6` rollouts run `weights` with all weights 0 in every seat, which plays the
   first legal card in hand order (a random legal card, for the hands it dealt).
@@ -31,8 +31,9 @@ stronger (docs/strategies.md has the figures):
   would be made from it: a seat whose last play this hand was a wild is taken to call
   its longest suit, softmax(infer x suit lengths of what it held then).
 
-Parameters (`crates strategies`): samples (60), forget (0), temp (0.5), depth (15),
-value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (2).
+Parameters (`crates strategies`; EXPERT_BUILTIN below): samples (60), forget (0), temp
+(0.5), depth (15), value (1), three (0), greedy (0: 1 plays greedy rollouts), infer (2).
+`guided` (GUIDED_BUILTIN) shares all but value and greedy, and adds prior and keep.
 
 Cost: samples x options rollouts of `depth` turns per searched decision, at about the
 cost of a `weights` turn each; calls and announcements are greedy's (longest suit,
@@ -62,7 +63,9 @@ from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.jit import allocating, kernel
 from crates_sim.engine.rng_nb import next_u64, rand_unit
+from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import BUFFER_LEN, SCORES_AT, score_options, scores_with, table_of
+from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED
 from crates_sim.strategies.pimc import (
     _deal_hidden,
     _pick,
@@ -70,7 +73,6 @@ from crates_sim.strategies.pimc import (
     seat_evidence,
     unsearched_choice,
 )
-from crates_sim.strategy import TUNED
 from crates_sim.strategy_ids import GREEDY, SOFTMAX, WEIGHTS
 
 #: the learned correction at the cut, per family: value += sum(coef[i] * cut_features[i])
@@ -150,22 +152,68 @@ def deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, infer):
             return
 
 
+# ================================================================ the parameters
+_EXPERT_PARAMS = {
+    "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per decision", whole=True),
+    "forget": FORGET,
+    "temp": Param(0.5, 0.0, 100.0, "temperature of the rollouts' softmax over tuned's "
+                                   "scores (0: tuned itself, deterministic)"),
+    "depth": Param(15.0, 0.0, 100_000.0, "turns a rollout plays before it is cut "
+                                        "and valued (0: to the hand's end)",
+                   whole=True),
+    "value": Param(1.0, 0.0, 1.0, "1: a cut rollout is valued by the learned "
+                                  "cutoff value (both families); 0: as it stands "
+                                  "(Crates only; Crazy Eights then plays to the "
+                                  "end)", whole=True),
+    "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
+                                         "hoards 3s, < 0 dumps them"),
+    "greedy": Param(0.0, 0.0, 1.0, "1: rollouts by greedy (cheaper, deterministic) "
+                                   "instead of the softmax", whole=True),
+    "infer": Param(2.0, 0.0, 20.0, "opponent model: how sure it is that a seat calls "
+                                   "its longest suit after a wild (a world is kept "
+                                   "with probability softmax(infer x suit lengths) "
+                                   "of the call seen; 0: every world)")}
+EXPERT_BUILTIN = Builtin(
+    "the strongest player: pimc's search with randomised tuned rollouts, a "
+    "learned value at the cut and an opponent model of the calls seen "
+    "(strategies/expert.py); per turn about 3.5-5x the default pimc's in "
+    "Crates (~90-110 us), 1.3x in Crazy Eights; ~3,000x greedy's",
+    _EXPERT_PARAMS, adapter="expert_entry")
+(EXPERT_SAMPLES, EXPERT_FORGET, EXPERT_TEMP, EXPERT_DEPTH, EXPERT_VALUE, EXPERT_THREE,
+ EXPERT_GREEDY, EXPERT_INFER) = slots(EXPERT_BUILTIN)
+#: guided: expert's parameters but `value` (always 1) and `greedy` (0), and the network's
+GUIDED_BUILTIN = Builtin(
+    "expert's search guided by adept's network: the network's score of "
+    "each option counts as `prior` deals beside the search's, and with keep=K "
+    "only its K best options are searched; level with expert at 1/3 of "
+    "its cost (~30 us a turn in Crates; docs/strategies.md)",
+    {"samples": _EXPERT_PARAMS["samples"]._replace(default=18.0), "forget": FORGET,
+     **{k: _EXPERT_PARAMS[k] for k in ("temp", "depth", "three", "infer")},
+     "prior": Param(40.0, 0.0, 100_000.0, "deals the network's estimate counts as "
+                                          "(0: the search alone)"),
+     "keep": Param(0.0, 0.0, 64.0, "search only the network's best K options (0: all)",
+                   whole=True)},
+    adapter="guided_entry")
+(GUIDED_SAMPLES, GUIDED_FORGET, GUIDED_TEMP, GUIDED_DEPTH, GUIDED_THREE, GUIDED_INFER,
+ GUIDED_PRIOR, GUIDED_KEEP) = slots(GUIDED_BUILTIN)
+
+
 @allocating
 def expert_position(params, obs, hand, pile, engine):
     """The position of the decision, played on by `softmax` with tuned's weights / temp
     (temp 0: `weights` with tuned's weights, deterministic; `greedy` 1: by greedy) and cut after `depth` turns
     (Crazy Eights only with the learned value: a cut hand there has no payout yet)."""
-    temp = params[2]
+    temp = params[EXPERT_TEMP]
     policy = SOFTMAX if temp > 0.0 else WEIGHTS
-    if params[6] != 0.0:
+    if params[EXPERT_GREEDY] != 0.0:
         policy = GREEDY
     deal = E.position_from_view(obs, hand, pile, policy, engine)
-    row = np.empty(8)
-    for j in range(8):
+    row = np.empty(N_WEIGHTS)  # the rollouts' `weights` (or softmax) row: tuned's, in order
+    for j in range(N_WEIGHTS):
         row[j] = TUNED[j] / temp if temp > 0.0 else TUNED[j]
     E.set_policy_params(deal, row)
-    depth = int(params[3])
-    if depth > 0 and (params[4] != 0.0 or obs[O_RULES + K_FAMILY] == FAMILY_CRATES):
+    depth = int(params[EXPERT_DEPTH])
+    if depth > 0 and (params[EXPERT_VALUE] != 0.0 or obs[O_RULES + K_FAMILY] == FAMILY_CRATES):
         E.limit_turns(deal, depth)
     return deal
 
@@ -207,10 +255,10 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
     expert_values exactly (the same draws, the same sums)."""
     phase = obs[O_PHASE]
     n_options = options.shape[0]
-    samples = max(int(params[0]), 1)
+    samples = max(int(params[EXPERT_SAMPLES]), 1)
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
-    learned = params[4] != 0.0
+    learned = params[EXPERT_VALUE] != 0.0
     crates = obs[O_RULES + K_FAMILY] == FAMILY_CRATES
     searched = np.ones(n_options, dtype=np.bool_)
     scores = np.zeros(n_options)
@@ -233,7 +281,7 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
     for i in range(n_options):
         means[i] = 0.0
     for s in range(samples):
-        deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, params[7])
+        deal_inferred(deal, obs, me, unseen, k, cards, voids, free, rng, params[EXPERT_INFER])
         E.seed_rollout(deal, next_u64(rng, 0), s)
         for i in range(n_options):
             if searched[i]:
@@ -261,7 +309,7 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
             means[i] = UNSEARCHED
         c = options[i]
         if c < 52 and c // 4 == _R_3:
-            means[i] -= params[5]
+            means[i] -= params[EXPERT_THREE]
 
 
 @allocating
@@ -269,7 +317,7 @@ def expert_choice(params, obs, hand, pile, options, rng, engine):
     """expert's decision with the standard view (the engine table `engine` runs the
     rollouts): a card decision searched (`expert_values`), a call greedy's (the longest
     suit), an announcement made (unless `forget`)."""
-    quick = unsearched_choice(params, obs, hand, options, rng)
+    quick = unsearched_choice(params[EXPERT_FORGET], obs, hand, options, rng)
     if quick >= 0:
         return quick
     n_options = options.shape[0]
@@ -295,17 +343,24 @@ def expert_explain(G, params, means):
 
 @allocating
 def guided_entry(G, seat, n_options):
-    """guided's decision adapter (by address, as expert's): its parameters (GUIDED_PARAMS)
+    """guided's decision adapter (by address, as expert's): its parameters (GUIDED_BUILTIN)
     made into expert's row (value 1, greedy 0) plus the network's prior and keep."""
-    p, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
-    row = np.empty(8)
-    row[0], row[1], row[2], row[3] = p[0], p[1], p[2], p[3]
-    row[4], row[5], row[6], row[7] = 1.0, p[4], 0.0, p[5]
-    quick = unsearched_choice(row, obs, hand, options, rng)
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    row = np.empty(N_PARAMS)  # every one of expert's slots is set
+    row[EXPERT_SAMPLES] = params[GUIDED_SAMPLES]
+    row[EXPERT_FORGET] = params[GUIDED_FORGET]
+    row[EXPERT_TEMP] = params[GUIDED_TEMP]
+    row[EXPERT_DEPTH] = params[GUIDED_DEPTH]
+    row[EXPERT_VALUE] = 1.0
+    row[EXPERT_THREE] = params[GUIDED_THREE]
+    row[EXPERT_GREEDY] = 0.0
+    row[EXPERT_INFER] = params[GUIDED_INFER]
+    quick = unsearched_choice(params[GUIDED_FORGET], obs, hand, options, rng)
     if quick >= 0:
         return np.int64(quick)
     means = np.zeros(n_options)
-    guided_values(row, obs, hand, pile, options, rng, E.engine_of(G), means, p[6], int(p[7]))
+    guided_values(row, obs, hand, pile, options, rng, E.engine_of(G), means,
+                  params[GUIDED_PRIOR], int(params[GUIDED_KEEP]))
     counts = np.ones(n_options, dtype=np.int64)
     return np.int64(_pick(means, counts, 1))
 

@@ -42,13 +42,21 @@ SETS = {"crates": [("classic", 4, True), ("classic", 4, False)],
 
 def samples(rules, n_positions: int, seed: int, depth: int, keep: float = 0.25):
     """(features, targets) of n_positions cut rollouts of `rules` (module docstring)."""
-    from crates_sim.strategies.expert import expert_position
+    from crates_sim.params import N_PARAMS
+    from crates_sim.strategies.expert import (
+        EXPERT_DEPTH,
+        EXPERT_SAMPLES,
+        EXPERT_TEMP,
+        EXPERT_VALUE,
+        expert_position,
+    )
     from crates_sim.strategies.pimc import _deal_hidden, _unseen
 
     rng = np.random.default_rng(seed)
     n = rules.players
-    params = np.zeros(8)
-    params[0], params[2], params[3], params[4] = 1, 0.5, 0, 0  # uncut positions
+    params = np.zeros(N_PARAMS)  # expert's row: uncut positions, tuned's softmax at 0.5
+    params[EXPERT_SAMPLES], params[EXPERT_TEMP] = 1, 0.5
+    params[EXPERT_DEPTH], params[EXPERT_VALUE] = 0, 0
     eng = engine_table()
     X, y = [], []
     game = 0

@@ -15,7 +15,12 @@ their scorer (a `leaf` too: numba compiles the loop once per scorer, inlined).
 
 Card effects (which cards are wild, who a 7 or a jack hits) are read from the copy of the
 rules array in the view, `obs[O_RULES:]`, so every preset and knob is played as it is.
+
+Each strategy's declaration (`<NAME>_BUILTIN`: its text and parameters) and the named
+slots of its parameters (`params[KEEP3_THREE]` ...) stand beside its decision function.
 """
+
+import math
 
 import numpy as np
 
@@ -42,7 +47,8 @@ from crates_sim.cards import (
 )
 from crates_sim.engine.jit import leaf
 from crates_sim.engine.rng_nb import rand_unit
-from crates_sim.strategies.builtin import greedy_nb, longest_suit
+from crates_sim.params import FORGET, Builtin, Param, slots
+from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.view import (
     effect,
     hand_size,
@@ -78,14 +84,6 @@ def best_card(score, ctx, obs, hand, pile, options):
             best_score = s
             best = i
     return best
-
-
-@leaf
-def announce_with(forget, rng):
-    """1 to announce a last card; 0 with probability `forget`."""
-    if forget > 0.0 and rand_unit(rng, 0) < forget:
-        return 0
-    return 1
 
 
 @leaf
@@ -215,6 +213,15 @@ def first_card(options):
 
 
 # ================================================================ hoard3 / dump3
+HOARD3_BUILTIN = Builtin("greedy, but plays a 3 only when it is its only legal card; greedy "
+                         "already values a 3 lowest, so in Crates it plays exactly as greedy "
+                         "(docs/findings.md)", {"forget": FORGET})
+(HOARD3_FORGET,) = slots(HOARD3_BUILTIN)
+DUMP3_BUILTIN = Builtin("plays a legal 3 first, otherwise greedy (the control for hoard3)",
+                        {"forget": FORGET})
+(DUMP3_FORGET,) = slots(DUMP3_BUILTIN)
+
+
 @leaf
 def hoard3_nb(params, obs, hand, pile, options, rng):
     """Save your threes: greedy (sheds its highest-scoring legal card, calls its longest
@@ -223,7 +230,7 @@ def hoard3_nb(params, obs, hand, pile, options, rng):
     params: forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, params[0], rng)
+        return announce_index(options, params[HOARD3_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
     best = highest_value(obs, options, True, False)
@@ -242,7 +249,7 @@ def dump3_nb(params, obs, hand, pile, options, rng):
     params: forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, params[0], rng)
+        return announce_index(options, params[DUMP3_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
     for i in range(options.shape[0]):
@@ -256,6 +263,16 @@ def dump3_nb(params, obs, hand, pile, options, rng):
 
 
 # ================================================================ keep3
+KEEP3_BUILTIN = Builtin(
+    "greedy, but a 3 scores its value minus its worth kept (three + late x cards below the "
+    "deal size): three=-100 dumps 3s, 0 is greedy, 100 hoards them",
+    {"three": Param(0.0, -100.0, 100.0, "card points a 3 is worth keeping (-100: play it "
+                                        "first; 100: only when forced)"),
+     "late": Param(0.0, -20.0, 20.0, "worth added per card the hand is below its deal size"),
+     "forget": FORGET})
+KEEP3_THREE, KEEP3_LATE, KEEP3_FORGET = slots(KEEP3_BUILTIN)
+
+
 @leaf
 def keep3_nb(params, obs, hand, pile, options, rng):
     """How much is a 3 worth keeping? Greedy shedding (the highest-scoring legal card; calls
@@ -273,13 +290,13 @@ def keep3_nb(params, obs, hand, pile, options, rng):
     params: three (0), late (0), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, params[2], rng)
+        return announce_index(options, params[KEEP3_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
     below = obs[O_SIZE] - hand.shape[0]
     if below < 0:
         below = 0
-    worth = params[0] + params[1] * below
+    worth = params[KEEP3_THREE] + params[KEEP3_LATE] * below
     best = best_card(keep3_score, (worth,), obs, hand, pile, options)
     if best < 0:
         return first_card(options)
@@ -296,6 +313,14 @@ def keep3_score(ctx, obs, hand, pile, c):
 
 
 # ================================================================ aggressive
+AGGRESSIVE_BUILTIN = Builtin(
+    "aims 2s, 4s, 5s and 7s at the leader and last-card players, keeps 8s/9s",
+    {"leader_weight": Param(1.0, 0.0, math.inf, "how much hitting the leader counts against "
+                                                "shedding points"),
+     "forget": FORGET})
+AGGRESSIVE_LEADER_WEIGHT, AGGRESSIVE_FORGET = slots(AGGRESSIVE_BUILTIN)
+
+
 @leaf
 def hit_value(obs, q, leader_weight):
     """How much making seat q draw (or lose a turn) is worth to me, in card points."""
@@ -335,7 +360,7 @@ def aggressive_nb(params, obs, hand, pile, options, rng):
     params: leader_weight (1.0), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, params[1], rng)
+        return announce_index(options, params[AGGRESSIVE_FORGET], rng)
     if phase >= PH_CALL:
         return best_call(obs, hand, options, -1, 0.0)
     family = obs[O_FAMILY]
@@ -346,7 +371,8 @@ def aggressive_nb(params, obs, hand, pile, options, rng):
         if best < 0:
             return first_card(options)
         return best
-    best = best_card(aggressive_score, (phase, params[0]), obs, hand, pile, options)
+    best = best_card(aggressive_score, (phase, params[AGGRESSIVE_LEADER_WEIGHT]), obs, hand,
+                     pile, options)
     if best < 0:  # only wilds (or nothing) left: the escape
         best = highest_value(obs, options, False, False)
     if best < 0:
@@ -364,6 +390,14 @@ def aggressive_score(ctx, obs, hand, pile, c):
 
 
 # ================================================================ partner
+PARTNER_BUILTIN = Builtin(
+    "team play: no 7s or 5s on the partner, calls the partner's suit, lets it out",
+    {"forget": FORGET,
+     "feed_cost": Param(1000.0, 0.0, math.inf, "points a 7 at the partner costs (1000: "
+                                               "never, unless forced)")})
+PARTNER_FORGET, PARTNER_FEED_COST = slots(PARTNER_BUILTIN)
+
+
 @leaf
 def partner_suit(obs, pile):
     """The suit of my partner's likely last play: with 4 players the partner plays two turns
@@ -389,7 +423,7 @@ def partner_nb(params, obs, hand, pile, options, rng):
     against greedy, 0 does better than 1000: a 7 shed is worth more than the card it feeds)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announce_index(options, params[0], rng)
+        return announce_index(options, params[PARTNER_FORGET], rng)
     mate = obs[O_PARTNER]
     if mate < 0:
         return greedy_nb(params, obs, hand, pile, options, rng)
@@ -399,8 +433,8 @@ def partner_nb(params, obs, hand, pile, options, rng):
         # the partner's suit wins ties; outright while the partner is on last card
         return best_call(obs, hand, options, psuit,
                          100.0 if mate_last else 0.5)
-    best = best_card(partner_score, (phase, mate, mate_last, psuit, params[1]), obs, hand,
-                     pile, options)
+    best = best_card(partner_score, (phase, mate, mate_last, psuit, params[PARTNER_FEED_COST]),
+                     obs, hand, pile, options)
     if best < 0:
         return first_card(options)
     return best
@@ -432,6 +466,35 @@ def partner_score(ctx, obs, hand, pile, c):
 
 
 # ================================================================ weights
+#: what each weight of `weights` multiplies (the features: `weights_choice`)
+WEIGHT_TEXT = ("card value shed / 10", "is a wild (8; 9 in Crates)", "is a 3",
+               "opponents hit minus partners hit", "keeps the current suit",
+               "my cards left in the suit the play makes current", "is a draw or pass",
+               "leaders and last-card opponents hit")
+
+
+def _weights(*defaults) -> dict:
+    """w0..w7 of the `weights` scorer with these defaults (features: docs/strategies.md)."""
+    return {f"w{i}": Param(float(d), text=t)
+            for i, (d, t) in enumerate(zip(defaults, WEIGHT_TEXT, strict=True))}
+
+
+WEIGHTS_BUILTIN = Builtin("linear scorer over 8 option features (w0..w7), for tuning runs",
+                          _weights(1.0, -3.0, -1.0, 1.0, 0.0, 0.5, -10.0, 1.0))
+(WEIGHTS_W0, WEIGHTS_W1, WEIGHTS_W2, WEIGHTS_W3, WEIGHTS_W4, WEIGHTS_W5, WEIGHTS_W6,
+ WEIGHTS_W7) = slots(WEIGHTS_BUILTIN)
+#: how many weights `weights` (and `softmax`, `tuned`) reads
+N_WEIGHTS = len(WEIGHTS_BUILTIN.params)
+#: `tuned`: the result of (docs/strategies.md)
+#:   crates tune weights --against greedy,aggressive,partner,dump3,weights --preset classic
+#:       --players 4 --budget 300 --games-per-eval 4000 --seed 1 --out tune
+TUNED = (2.69, -12.75, -1.75, -1.5, -0.19, 1.57, -2.8, 1.64)
+#: `weights` with tuned's defaults (the same id and kernel: it reads WEIGHTS_W*)
+TUNED_BUILTIN = Builtin("weights with the weights `crates tune` found against the five "
+                        "heuristics (classic 4-player partnerships; docs/strategies.md)",
+                        _weights(*TUNED))
+
+
 @leaf
 def weights_nb(params, obs, hand, pile, options, rng):
     """A linear scorer for tuning runs (`weights_choice` without noise)."""
@@ -441,7 +504,7 @@ def weights_nb(params, obs, hand, pile, options, rng):
 @leaf
 def softmax_nb(params, obs, hand, pile, options, rng):
     """`weights` randomised: option i is played with probability proportional to
-    exp(sum(w_j * feature_ij)), the weights params[0..7] (a temperature T is folded in:
+    exp(sum(w_j * feature_ij)), the weights params[WEIGHTS_W0..WEIGHTS_W7] (a temperature T is folded in:
     pass w / T). Drawn by the Gumbel-max trick, one uniform per option from the seat's
     stream. expert's rollouts play it with `tuned`'s weights (`strategies/expert.py`)."""
     return weights_decision(params, obs, hand, options, rng, True)
@@ -504,7 +567,7 @@ def weights_choice(params, obs, hand, options, rng, noisy):
     for i in range(options.shape[0]):
         c = options[i]
         if is_action(c):
-            s = params[6]
+            s = params[WEIGHTS_W6]
         else:
             r = c // 4
             wild = is_wild(obs, c)
@@ -527,13 +590,13 @@ def weights_choice(params, obs, hand, options, rng, noisy):
             else:
                 sc = c % 4
                 left = (s0 if sc == 0 else s1 if sc == 1 else s2 if sc == 2 else s3) - 1
-            s = (params[0] * value(obs, c) / 10.0
-                 + params[1] * (1.0 if wild else 0.0)
-                 + params[2] * (1.0 if r == _R_3 else 0.0)
-                 + params[3] * n_hits
-                 + params[4] * (1.0 if (not wild and c % 4 == cur_suit) else 0.0)
-                 + params[5] * left
-                 + params[7] * lead_hits)
+            s = (params[WEIGHTS_W0] * value(obs, c) / 10.0
+                 + params[WEIGHTS_W1] * (1.0 if wild else 0.0)
+                 + params[WEIGHTS_W2] * (1.0 if r == _R_3 else 0.0)
+                 + params[WEIGHTS_W3] * n_hits
+                 + params[WEIGHTS_W4] * (1.0 if (not wild and c % 4 == cur_suit) else 0.0)
+                 + params[WEIGHTS_W5] * left
+                 + params[WEIGHTS_W7] * lead_hits)
         if noisy:  # Gumbel-max: argmax of score + Gumbel noise draws from the softmax
             s -= np.log(-np.log(rand_unit(rng, 0) * 0.9999999999 + 1e-12))
         if s > best_score:

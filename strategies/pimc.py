@@ -69,7 +69,8 @@ from crates_sim.cards import (
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.jit import allocating, kernel
 from crates_sim.engine.rng_nb import next_u64, shuffle_cards
-from crates_sim.strategies.builtin import announces, longest_suit
+from crates_sim.params import FORGET, Builtin, Param, slots
+from crates_sim.strategies.builtin import announce_with, longest_suit
 from crates_sim.strategy_ids import GREEDY, N_INLINE, RANDOM
 
 
@@ -150,14 +151,35 @@ def _drop_clear_losers(sums, cross, alive, m, lead):
     return left
 
 
+PIMC_BUILTIN = Builtin(
+    "determinised Monte Carlo: samples the unseen cards, plays each option out",
+    {"samples": Param(30.0, 1.0, 100_000.0, "deals of the unseen cards per decision",
+                      whole=True),
+     "forget": FORGET,
+     "policy": Param(6.0, 1.0, 6.0, "rollout player: 1 greedy, 2 hoard3, 3 dump3, "
+                                    "4 aggressive, 5 partner, 6 weights", whole=True),
+     "lead": Param(0.0, 0.0, 100.0, "racing: drop an option once it trails the best by "
+                                    "this many standard errors (0: play every option "
+                                    "on every deal: the default)"),
+     "min_samples": Param(4.0, 2.0, 100_000.0, "deals before racing drops an option",
+                          whole=True),
+     "depth": Param(10.0, 0.0, 100_000.0, "Crates: turns a rollout plays before the "
+                                          "hand is cut and valued as it stands (0: to "
+                                          "the hand's end)", whole=True)},
+    adapter="pimc_entry")
+PIMC_SAMPLES, PIMC_FORGET, PIMC_POLICY, PIMC_LEAD, PIMC_MIN_SAMPLES, PIMC_DEPTH = slots(
+    PIMC_BUILTIN)
+
+
 @allocating
-def unsearched_choice(params, obs, hand, options, rng):
+def unsearched_choice(forget, obs, hand, options, rng):
     """A search player's decision where it does not search: an announcement (made unless
-    `forget`, params[1]), a call (the longest suit), a card decision with one legal option;
-    -1 for a card decision (play, count or play again) with options to search."""
+    `forget`, the player's parameter), a call (the longest suit), a card decision with one
+    legal option; -1 for a card decision (play, count or play again) with options to
+    search."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params[1:], rng)
+        return announce_with(forget, rng)
     if phase != PH_PLAY and phase != PH_AGAIN and phase != PH_COUNT:
         return longest_suit(hand, options)
     if options.shape[0] == 1:
@@ -178,9 +200,9 @@ def seat_evidence(obs, deal, voids, free, base_ppoints):
 
 @allocating
 def pimc_search(params, obs, hand, pile, options, rng, engine):
-    """Determinised Monte Carlo over up to `samples` (params[0]) deals of the unseen cards;
-    the rollouts run the engine's `play_on` through the engine table `engine`."""
-    quick = unsearched_choice(params, obs, hand, options, rng)
+    """Determinised Monte Carlo over up to `samples` (params[PIMC_SAMPLES]) deals of the unseen
+    cards; the rollouts run the engine's `play_on` through the engine table `engine`."""
+    quick = unsearched_choice(params[PIMC_FORGET], obs, hand, options, rng)
     if quick >= 0:
         return quick
     n_options = options.shape[0]
@@ -209,22 +231,22 @@ def pimc_values(params, obs, hand, pile, options, rng, engine, totals, counts, s
     counts[i] how many (the first counts[i] deals); returns how many deals were drawn.
     When `shared` is n_options x n_options (not 0 x 0), shared[i, j] gets the sum of
     option i's outcomes over the deals option j was played on too (`pimc_explain`).
-    Without racing (lead = params[3] = 0, or samples <= min_samples = params[4]) every
+    Without racing (`lead` 0, or `samples` <= `min_samples`) every
     option is played on every deal; with it an option is dropped once it is clearly
     behind (`_drop_clear_losers`), and the search stops when one option is left."""
     phase = obs[O_PHASE]
     n_options = options.shape[0]
-    samples = max(int(params[0]), 1)
-    lead = params[3]
-    min_deals = max(int(params[4]), 2)
+    samples = max(int(params[PIMC_SAMPLES]), 1)
+    lead = params[PIMC_LEAD]
+    min_deals = max(int(params[PIMC_MIN_SAMPLES]), 2)
     me = obs[O_SEAT]
     n = obs[O_PLAYERS]
-    policy = int(params[2])
+    policy = int(params[PIMC_POLICY])
     if policy <= RANDOM or policy >= N_INLINE:  # a heuristic compiled into the engine
         policy = GREEDY
     # the position, played on by a copy: its hidden cards are dealt anew for every deal
     deal = E.position_from_view(obs, hand, pile, policy, engine)
-    depth = int(params[5])
+    depth = int(params[PIMC_DEPTH])
     if depth > 0 and obs[O_RULES + K_FAMILY] == FAMILY_CRATES:
         E.limit_turns(deal, depth)  # rollouts cut after `depth` turns, valued as they stand
     work = E.copy_state(deal)

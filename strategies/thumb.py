@@ -24,18 +24,38 @@ data). Suit calls and last-card announcements follow greedy (the longest suit; a
 sizes and the table's scalars), as every built-in does.
 
 Like adept it is not compiled into the engine: the engine calls `thumb_entry` by
-address (`strategy.EXTERNAL`), so adding it recompiled nothing and the golden games keep
-their meaning.
+address (its declaration, THUMB_BUILTIN, names it), so adding it recompiled nothing and
+the golden games keep their meaning.
 """
 
 from crates_sim.cards import E_SIX, O_PARTNER, O_PHASE, O_PLAYERS, O_SUIT, PH_ANNOUNCE, PH_CALL
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.jit import kernel, leaf
-from crates_sim.strategies.builtin import announces, longest_suit
+from crates_sim.params import FORGET, Builtin, Param, slots
+from crates_sim.strategies.builtin import announce_with, longest_suit
 from crates_sim.strategies.heuristic import best_card, hits, is_opponent
 from crates_sim.view import effect, hand_size, is_wild, seat_after, value
 
-#: the rules, in the order of their parameters (params[0..3]); params[4] is `forget`
+THUMB_BUILTIN = Builtin(
+    "greedy plus rules of thumb drawn from expert's choices (keep wilds "
+    "unless an opponent is on one card; a 6 you can follow first; stay in "
+    "suit on ties; hit=1 adds one that does not pay), each switchable (0/1); "
+    "all off is greedy (docs/findings.md)",
+    {"wild": Param(1.0, 0.0, 1.0, "1: play an 8 or 9 only when the other legal cards "
+                                  "are 3s and aces, or an opponent holds one card",
+                   whole=True),
+     "six": Param(1.0, 0.0, 1.0, "1: a 6 you can follow (another card of its suit "
+                                 "kept) before any other tame card", whole=True),
+     "hit": Param(0.0, 0.0, 1.0, "1: in partnerships a card counts 15 points more per "
+                                 "opponent it hits, 15 less if it hits the partner "
+                                 "(measured: it loses)",
+                  whole=True),
+     "suit": Param(1.0, 0.0, 1.0, "1: between cards of equal points, the one in the "
+                                  "suit in play", whole=True),
+     "forget": FORGET},
+    adapter="thumb_entry")
+THUMB_WILD, THUMB_SIX, THUMB_HIT, THUMB_SUIT, THUMB_FORGET = slots(THUMB_BUILTIN)
+#: the rules, in the order of their parameters (THUMB_WILD .. THUMB_SUIT)
 RULES = ("wild", "six", "hit", "suit")
 #: what a rule does to a card's score (card points): a kept wild scores WILD_FLOOR plus
 #: its points / 100 (an 8 1.5, a 9 1.3): below every tame card but the ace (1) and the 3 (0)
@@ -70,13 +90,13 @@ def thumb_nb(params, obs, hand, pile, options, rng):
     """thumb's option index. params: wild, six, hit, suit (1 on, 0 off), forget."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
-        return announces(params[4:], rng)
+        return announce_with(params[THUMB_FORGET], rng)
     if phase >= PH_CALL:
         return longest_suit(hand, options)
-    rule_wild = params[0] != 0.0
-    rule_six = params[1] != 0.0
-    rule_hit = params[2] != 0.0 and obs[O_PARTNER] >= 0
-    rule_suit = params[3] != 0.0
+    rule_wild = params[THUMB_WILD] != 0.0
+    rule_six = params[THUMB_SIX] != 0.0
+    rule_hit = params[THUMB_HIT] != 0.0 and obs[O_PARTNER] >= 0
+    rule_suit = params[THUMB_SUIT] != 0.0
     fewest = _min_opp_hand(obs) if rule_wild else 99
     best = best_card(thumb_score, (rule_wild, rule_six, rule_hit, rule_suit, fewest, phase),
                      obs, hand, pile, options)

@@ -17,7 +17,7 @@ from pathlib import Path
 _KERNEL_SOURCES = ("crates_sim/engine/*_nb.py", "crates_sim/cards.py", "crates_sim/engine/jit.py",
                    "crates_sim/view.py", "crates_sim/engine/indirect.py", "crates_sim/strategy_ids.py",
                    "crates_sim/engine/bits.py", "crates_sim/engine/fixedview.py",
-                   "crates_sim/strategies/*.py")
+                   "crates_sim/params.py", "crates_sim/strategies/*.py")
 
 
 def source_hash() -> str:

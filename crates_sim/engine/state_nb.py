@@ -61,6 +61,7 @@ from ..cards import (
     OBS_LEN,
     RULES_LEN,
 )
+from ..params import N_PARAMS
 from .fixedview import fixed_view
 from .jit import allocating, counted_leaf, leaf, twin
 
@@ -103,7 +104,8 @@ NSV = 22
 # SV_HELD: the cards the seat holds as a card mask (bit c: card c), kept with its hand by
 # `lay_out`, `take_top` and `remove_card` (and rebuilt by `play_on` for a position it is
 # given): a turn with nothing to play is known from one AND (`actions_nb.options_in`)
-N_PARAMS = 8
+# N_PARAMS (from crates_sim.params, where the strategies declare theirs): a seat's row of
+# strategy parameters
 
 #: fields of a hand row (one per game x hand x seat)
 (H_GAME, H_HAND, H_SIZE, H_DEALER, H_POS, H_SEAT, H_POINTS, H_CARDS_LEFT, H_THREES,

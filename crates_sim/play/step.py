@@ -302,12 +302,12 @@ class Table:
         (spec,) = parse_strategies([spec], 1)
         name = spec.split(":")[0]
         if self.pending is not None and name == "adept":  # its network's scores, in points
-            from ..strategies.adept import option_values
+            from ..strategies.adept import ADEPT_NET, ADEPT_THREE, option_values
 
             d = self.pending
-            _ids, params = resolve([spec])
-            scores = option_values(d.obs, d.hand, d.pile, d.options, params[0][2],
-                                    int(params[0][3]))
+            _ids, (row,) = resolve([spec])
+            scores = option_values(d.obs, d.hand, d.pile, d.options, row[ADEPT_THREE],
+                                    int(row[ADEPT_NET]))
             return None if scores is None else dict(zip(d.options, scores.tolist(), strict=True))
         if self.pending is None or name not in ("pimc", "expert"):
             return None
@@ -316,9 +316,9 @@ class Table:
         else:
             from ..strategies.expert import expert_explain as explain
 
-        _ids, params = resolve([spec])
+        _ids, (row,) = resolve([spec])
         means = np.zeros(len(self.pending.options))
-        if not explain(self._G.copy(), params[0], means):
+        if not explain(self._G.copy(), row, means):
             return None
         return dict(zip(self.pending.options, means.tolist(), strict=True))
 
@@ -328,9 +328,9 @@ class Table:
         if self.pending is None:
             raise CratesError("the game is over: there is nothing to decide")
         (spec,) = parse_strategies([spec], 1)
-        ids, params = resolve([spec])
+        (sid,), (row,) = resolve([spec])
         addr = int(addresses([spec])[0])
-        k = int(nb.ask_strategy(self._G.copy(), int(ids[0]), params[0], addr))
+        k = int(nb.ask_strategy(self._G.copy(), int(sid), row, addr))
         if not 0 <= k < len(self.pending.options):
             raise CratesError(f"strategy {spec!r} made an illegal choice ({k})")
         return self.pending.options[k]

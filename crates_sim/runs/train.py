@@ -92,9 +92,9 @@ def generate(task: GenTask) -> dict:
     F = N_FEATURES
     n = task.rules.players
     table = Table(task.rules, [None] * n, task.seed, task.game)
-    t_ids, t_params = resolve([task.teacher])
+    (t_id,), (t_row,) = resolve([task.teacher])  # the one seat's id and parameters
     t_addr = int(addresses([task.teacher])[0])
-    s_ids, s_params = resolve([START])
+    (s_id,), (s_row,) = resolve([START])
     w = None if task.weights is None else np.asarray(task.weights)
     rng = np.random.default_rng([task.seed, task.game, 7])
     teacher_name = task.teacher.split(":")[0]
@@ -114,8 +114,8 @@ def generate(task: GenTask) -> dict:
             if phase == 5:  # announce
                 table.answer(1 if 1 in d.options else d.options[0])
             else:
-                table.answer(d.options[int(nb.ask_strategy(table._G.copy(), int(s_ids[0]),
-                                                           s_params[0], 0))])
+                table.answer(d.options[int(nb.ask_strategy(table._G.copy(), int(s_id), s_row,
+                                                           0))])
             continue
         feats = np.zeros(m * F)
         fill_features(d.obs, d.hand, d.pile, options, feats, 0)
@@ -125,11 +125,11 @@ def generate(task: GenTask) -> dict:
             _fresh_stream(G, d.seat, rng.integers(0, 2**62, 4))
             if explain:  # pimc, expert: its mean outcome of every option, and its pick
                 means = np.zeros(m)
-                explain_values(G, t_params[0], means)
+                explain_values(G, t_row, means)
                 t = int(np.argmax(means))
                 values.extend(means.tolist())
             else:
-                t = int(nb.ask_strategy(G, int(t_ids[0]), t_params[0], t_addr))
+                t = int(nb.ask_strategy(G, int(t_id), t_row, t_addr))
                 values.extend([np.nan] * m)
             if not 0 <= t < m:
                 raise CratesError(f"teacher {task.teacher!r} made an illegal choice ({t})")
@@ -139,7 +139,7 @@ def generate(task: GenTask) -> dict:
             chosen.extend(int(i == t) for i in range(m))
             k += 1
         if w is None:
-            a = int(nb.ask_strategy(table._G.copy(), int(s_ids[0]), s_params[0], 0))
+            a = int(nb.ask_strategy(table._G.copy(), int(s_id), s_row, 0))
         else:
             a = int(np.argmax(feats @ w))
         table.answer(d.options[a])

@@ -100,8 +100,8 @@ def _mover(weights):
         from ..strategies.adept import read_weights, set_weights
 
         set_weights(read_weights(weights))
-    ids, params = resolve([spec])
-    return int(ids[0]), params[0], int(addresses([spec])[0])
+    (sid,), (row,) = resolve([spec])  # the one seat's id and parameters
+    return int(sid), row, int(addresses([spec])[0])
 
 
 def play_block(block: Block) -> dict:
@@ -115,7 +115,7 @@ def play_block(block: Block) -> dict:
     from ..strategy import resolve
 
     mover_id, mover_params, mover_addr = _mover(block.weights)
-    t_ids, t_params = resolve([block.teacher])
+    _t_ids, (t_row,) = resolve([block.teacher])
     name = block.teacher.split(":")[0]
     if name == "pimc":
         from ..strategies.pimc import pimc_explain as explain
@@ -136,7 +136,7 @@ def play_block(block: Block) -> dict:
                 at = nb.stream(1 + d.seat)
                 G[at:at + 4] = rng.integers(0, 2**62, 4)
                 means = np.zeros(m)
-                explain(G, t_params[0], means)
+                explain(G, t_row, means)
                 out = np.zeros(N_CONTEXT + m * N_OPTION)
                 fill_rows(d.obs, d.hand, d.pile, np.asarray(d.options, dtype=np.int64), out)
                 ctx.append(out[:N_CONTEXT].copy())
