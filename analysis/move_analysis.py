@@ -101,8 +101,8 @@ def _name(phase: int, option: int) -> str:
 def _values(table, params, samples_each: int, salt: int):
     """(means, per-stream values) of every pending option: STREAMS searches of
     `samples_each` deals, each on its own stream of the mover's seat."""
+    from crates_sim.core.rng_nb import seed_stream
     from crates_sim.engine import engine_nb as nb
-    from crates_sim.engine.rng_nb import seed_stream
     from crates_sim.strategies.expert import expert_explain
 
     d = table.pending

@@ -5,10 +5,11 @@ knob space learned players train on (`knob_space`), strategy specs (`strategy`),
 ids and the built-ins' registry (`strategy_ids`), a strategy's parameters and the
 built-ins' declarations (`params`), users' own strategies (`userstrat`) and what a
 strategy sees (`view`), the one user error (`errors`), lazy folder fronts (`lazy`), the
-PettingZoo path (`env`) and the version (`_version`). Folders: the numba engine
+PettingZoo path (`env`) and the version (`_version`). Folders: the numba primitives
+below every compiled strategy (`core`: jit decorators, random streams), the numba engine
 (`engine`), one game at a time (`play`), many games (`runs`), datasets (`data`), the
 analyses (`analysis`), the built-in strategies (`strategies`) and the `crates` command
-(`cli`).
+(`cli`). Their imports run one way (pyproject.toml's import-linter contract).
 """
 
 from ._version import __version__  # a leaf: data.manifest reads it there too

@@ -14,71 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .errors import CratesError, did_you_mean
-from .params import N_PARAMS, Param
+from .params import N_PARAMS
+from .params import VIEW_PARTS as VIEW_PARTS  # (and parameters, reads: their older path)
 from .params import describe_range as describe_range  # (`crates strategies` shows ranges)
+from .params import parameters as parameters
+from .params import reads as reads
 from .strategy_ids import REGISTRY
-
-
-def parameters(**declared):
-    """Declare a decision function's parameters, in order (they arrive as params[0], ...)::
-
-        @parameters(risk=(0.5, 0.0, 1.0, "share of points risked"), depth=2)
-        @njit
-        def cautious(params, obs, hand, pile, options, rng): ...
-
-    Each value is a default, or (default, low, high[, description])."""
-    if len(declared) > N_PARAMS:
-        raise CratesError(f"at most {N_PARAMS} parameters")
-    table = {}
-    for key, spec in declared.items():
-        if isinstance(spec, (tuple, list)):
-            default, low, high, *text = spec
-            table[key] = Param(float(default), float(low), float(high), text[0] if text else "")
-        else:
-            table[key] = Param(float(spec))
-
-    def mark(fn):
-        from .userstrat import PARAMS_ATTR
-
-        setattr(fn, PARAMS_ATTR, table)
-        return fn
-
-    return mark
-
-
-#: the parts of its view a decision function may declare it reads (`reads`)
-VIEW_PARTS = ("table", "seats")
-
-
-def reads(*parts):
-    """Declare which parts of its view a decision function reads, so that the engine
-    writes only those for it (a function that calls `greedy_nb` then runs about as fast
-    as built-in greedy)::
-
-        @reads()                 # or reads("table"), reads("table", "seats")
-        @njit
-        def my_greedy(params, obs, hand, pile, options, rng): ...
-
-    Always written: the decision (`phase`, `played_card`), the hand, the pile, the
-    options, the rules (`is_crates`, `rule`, `value` ...). "table": the table's scalars
-    (`me`, `players`, `partner`, `dealer`, `hand_number`, `deal_size`, `top_card`,
-    `current_suit`, `current_rank`, `direction`, `active_count`, `stock_size`, `passes`);
-    "seats": the per-seat part (`hand_size`, `total`, `pressures` ...). Undeclared, a
-    function gets the whole view. A part read without being declared holds stale values
-    (of an earlier decision of the same game)."""
-    bad = [p for p in parts if p not in VIEW_PARTS]
-    if bad:
-        raise CratesError(f"reads: unknown part {bad[0]!r}{did_you_mean(bad[0], VIEW_PARTS)} "
-                          f"(parts: {', '.join(VIEW_PARTS)})")
-
-    def mark(fn):
-        from .userstrat import READS_ATTR
-
-        setattr(fn, READS_ATTR, frozenset(parts))
-        return fn
-
-    return mark
-
 
 #: the package that holds the built-ins' modules (strategy_ids.REGISTRY names them)
 STRATEGIES_PACKAGE = "crates_sim.strategies"

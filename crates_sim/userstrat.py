@@ -38,12 +38,8 @@ import sys
 from pathlib import Path
 
 from .errors import CratesError, did_you_mean
+from .params import PARAMS_ATTR, READS_ATTR  # what `parameters` and `reads` set on a function
 from .strategy_ids import USER_BASE  # noqa: F401 (user functions' ids start here)
-
-#: the attribute `parameters` sets on a decision function
-PARAMS_ATTR = "crates_parameters"
-#: the attribute `reads` sets on a decision function: the parts of the view it reads
-READS_ATTR = "crates_reads"
 
 
 def is_user_spec(name: str) -> bool:

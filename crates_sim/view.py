@@ -62,9 +62,9 @@ from .cards import (
     PH_PLAY,
     VALUE,
 )
-from .engine.jit import leaf
-from .engine.rng_nb import rand_below, rand_unit
-from .strategy import Param, parameters, reads
+from .core.jit import leaf
+from .core.rng_nb import rand_below, rand_unit
+from .params import Param, parameters, reads
 
 __all__ = [
     "ACTION_DRAW", "ACTION_PASS", "PH_PLAY", "PH_COUNT", "PH_AGAIN", "PH_CALL", "PH_BLIND_CALL",

@@ -54,11 +54,11 @@ from crates_sim.cards import (
     RANK0_CARDS,
     SUIT0_CARDS,
 )
+from crates_sim.core.jit import kernel, leaf
+from crates_sim.core.rng_nb import rand_unit
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
 from crates_sim.engine.indirect import float_array_at
-from crates_sim.engine.jit import kernel, leaf
-from crates_sim.engine.rng_nb import rand_unit
 from crates_sim.errors import CratesError
 from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit

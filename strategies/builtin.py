@@ -24,8 +24,8 @@ from crates_sim.cards import (
     PH_ANNOUNCE,
     PH_COUNT,
 )
-from crates_sim.engine.jit import leaf
-from crates_sim.engine.rng_nb import rand_below, rand_unit
+from crates_sim.core.jit import leaf
+from crates_sim.core.rng_nb import rand_below, rand_unit
 from crates_sim.params import FORGET, Builtin, slots
 from crates_sim.view import value
 

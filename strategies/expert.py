@@ -59,10 +59,10 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
 )
+from crates_sim.core.jit import allocating, kernel
+from crates_sim.core.rng_nb import next_u64, rand_unit
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
-from crates_sim.engine.jit import allocating, kernel
-from crates_sim.engine.rng_nb import next_u64, rand_unit
 from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import BUFFER_LEN, SCORES_AT, score_options, scores_with, table_of
 from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from crates_sim import Rules
 from crates_sim.cards import PH_AGAIN, PH_COUNT, PH_PLAY
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.api import engine_table, prepare
 from crates_sim.play.step import Table
+from crates_sim.rules import Rules
 
 #: targets are clipped to their CLIP and 100 - CLIP percentiles
 CLIP = 1.0
@@ -141,7 +141,8 @@ def expert_source() -> Path:
     return Path(expert.__file__)
 
 
-if __name__ == "__main__":  # the older name of `crates rebuild expert-cutoff`
-    from crates_sim.cli.main import cli
+if __name__ == "__main__":  # the older name of `crates rebuild expert-cutoff` (it imports no command)
+    import subprocess
 
-    cli(["rebuild", "expert-cutoff", *sys.argv[1:]], prog_name="crates")
+    sys.exit(subprocess.call([sys.executable, "-m", "crates_sim", "rebuild", "expert-cutoff",
+                              *sys.argv[1:]]))

@@ -5,7 +5,7 @@ Same signature and view as `crates_sim.strategies.builtin` (see its docstring)::
 
     fn(params, obs, hand, pile, options, rng) -> int
 
-The kernels are compiled without reference counting (`crates_sim.engine.jit.leaf`): they use
+The kernels are compiled without reference counting (`crates_sim.core.jit.leaf`): they use
 scalar loops only and never allocate. Every one returns an index in [0, n_options). They
 and the small helpers they call per option and per seat are `leaf`s (inlined by LLVM):
 the engine's `decide` (`dispatch_nb.choose_nb`) carries them all inline, and a call
@@ -45,8 +45,8 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
 )
-from crates_sim.engine.jit import leaf
-from crates_sim.engine.rng_nb import rand_unit
+from crates_sim.core.jit import leaf
+from crates_sim.core.rng_nb import rand_unit
 from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.view import (

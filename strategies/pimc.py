@@ -66,9 +66,9 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
 )
+from crates_sim.core.jit import allocating, kernel
+from crates_sim.core.rng_nb import next_u64, shuffle_cards
 from crates_sim.engine import engine_nb as E
-from crates_sim.engine.jit import allocating, kernel
-from crates_sim.engine.rng_nb import next_u64, shuffle_cards
 from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.builtin import announce_with, longest_suit
 from crates_sim.strategy_ids import GREEDY, N_INLINE, RANDOM

@@ -29,8 +29,8 @@ the golden games keep their meaning.
 """
 
 from crates_sim.cards import E_SIX, O_PARTNER, O_PHASE, O_PLAYERS, O_SUIT, PH_ANNOUNCE, PH_CALL
+from crates_sim.core.jit import kernel, leaf
 from crates_sim.engine import engine_nb as E
-from crates_sim.engine.jit import kernel, leaf
 from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.builtin import announce_with, longest_suit
 from crates_sim.strategies.heuristic import best_card, hits, is_opponent

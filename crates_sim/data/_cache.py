@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 #: the sources the kernels are compiled from (kernels, their constants, the strategies)
-_KERNEL_SOURCES = ("crates_sim/engine/*_nb.py", "crates_sim/cards.py", "crates_sim/engine/jit.py",
+_KERNEL_SOURCES = ("crates_sim/engine/*_nb.py", "crates_sim/cards.py", "crates_sim/core/*.py",
                    "crates_sim/view.py", "crates_sim/engine/indirect.py", "crates_sim/strategy_ids.py",
                    "crates_sim/engine/bits.py", "crates_sim/engine/fixedview.py",
                    "crates_sim/params.py", "crates_sim/strategies/*.py")

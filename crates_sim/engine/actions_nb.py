@@ -25,10 +25,10 @@ from ..cards import (
     SUIT0_CARDS,
     W_PENALTY,
 )
+from ..core.jit import kernel, leaf
+from ..core.rng_nb import shuffle_cards
 from .indirect import call_decision
-from .jit import kernel, leaf
 from .log_nb import log_reserve
-from .rng_nb import shuffle_cards
 from .state_nb import (
     ENG0,
     ENGINE_PRESSURE,

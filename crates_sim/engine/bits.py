@@ -10,7 +10,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from .jit import leaf
+from ..core.jit import leaf
 
 
 @intrinsic

@@ -20,9 +20,9 @@ from ..cards import (
     REASON_COUNT_BACK,
     REASON_OUT,
 )
+from ..core.jit import inline_once, kernel
 from .actions_nb import advance, count_options, draw_one, end_hand, penalise
 from .decide_nb import decide_fast, play_chosen
-from .jit import inline_once, kernel
 from .state_nb import (
     S_COUNT,
     S_ENDED,

@@ -41,6 +41,7 @@ from ..cards import (
     W_SIX_FAIL,
     W_VOLUNTARY,
 )
+from ..core.jit import inline_once, kernel, leaf
 from .actions_nb import (
     advance,
     draw_fast,
@@ -54,7 +55,6 @@ from .actions_nb import (
 )
 from .counts_nb import draw_count
 from .decide_nb import call_suit, decide_fast, play_chosen
-from .jit import inline_once, kernel, leaf
 from .log_nb import log_call
 from .state_nb import (
     S_AGAIN,

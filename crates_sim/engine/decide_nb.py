@@ -55,6 +55,7 @@ from ..cards import (
     REASON_CAP,
     REASON_PAUSE,
 )
+from ..core.jit import kernel, leaf
 from ..strategy_ids import AGENT, GREEDY, RANDOM
 from .actions_nb import colour, end_hand, put_on_pile, remove_card
 from .dispatch_nb import (
@@ -67,7 +68,6 @@ from .dispatch_nb import (
 )
 from .fixedview import fixed_view
 from .indirect import call_decide, call_decision
-from .jit import kernel, leaf
 from .state_nb import (
     ENG0,
     ENGINE_DECIDE,

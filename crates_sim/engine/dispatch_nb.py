@@ -20,6 +20,7 @@ from crates_sim.strategies.heuristic import (
     weights_nb,
 )
 
+from ..core.jit import leaf
 from ..strategy_ids import (
     AGGRESSIVE,
     DUMP3,
@@ -34,7 +35,6 @@ from ..strategy_ids import (
     SOFTMAX,
     WEIGHTS,
 )
-from .jit import leaf
 
 __all__ = ["N_INLINE", "choose_nb", "choose_greedy", "choose_random", "is_inline", "reads_seats",
            "reads_table"]

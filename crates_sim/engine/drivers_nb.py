@@ -21,15 +21,15 @@ from ..cards import (
     O_RULES,
     REASON_CAP,
 )
+from ..core.jit import allocating, kernel, leaf
+from ..core.rng_nb import rand_below, seed_stream, shuffle_cards
 from .actions_nb import end_hand
 from .bits import card_mask
 from .counts_nb import count_turn
 from .crates_nb import crates_turn, crates_upcard
 from .eights_nb import eights_turn
 from .indirect import call_on_state
-from .jit import allocating, kernel, leaf
 from .log_nb import export_log, log_reserve
-from .rng_nb import rand_below, seed_stream, shuffle_cards
 from .scoring_nb import (
     finish_game,
     finish_hand,

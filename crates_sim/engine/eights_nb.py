@@ -25,6 +25,7 @@ from ..cards import (
     W_VCE_QUEEN,
     W_VOLUNTARY,
 )
+from ..core.jit import inline_once, kernel, leaf
 from .actions_nb import (
     advance,
     draw_fast,
@@ -37,7 +38,6 @@ from .actions_nb import (
     tick,
 )
 from .decide_nb import decide_fast, play_chosen
-from .jit import inline_once, kernel, leaf
 from .log_nb import log_reserve
 from .state_nb import (
     S_COUNT,

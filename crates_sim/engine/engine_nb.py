@@ -3,7 +3,7 @@
 The engine is split by concern; each module opens with its contract:
 
     state_nb     the game state G: layout, named slots, views, allocation, copies
-    rng_nb       counter-based random streams
+    rng_nb       counter-based random streams (in crates_sim.core, below the engine)
     log_nb       the game log's records
     actions_nb   seats and turns, drawing and pressures, cards in and out of hands, options
     decide_nb    a seat's strategy decides; what follows a chosen card

@@ -9,7 +9,7 @@ is set and the caller retries with more room). The records are decoded into even
 from ..cards import (
     EV_CALL,
 )
-from .jit import kernel, leaf
+from ..core.jit import kernel, leaf
 from .state_nb import (
     LOG0,
     S_LOG_ON,

@@ -22,7 +22,7 @@ from ..cards import (
     PH_BLIND_CALL,
     PH_CALL,
 )
-from .jit import kernel
+from ..core.jit import kernel
 from .state_nb import (
     S_N,
     S_PAUSE_N,

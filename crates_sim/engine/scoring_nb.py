@@ -31,10 +31,10 @@ from ..cards import (
     VCLASS_N,
     VCLASS_VALUE,
 )
+from ..core.jit import kernel, leaf
 from .actions_nb import add_points, add_to_unit
 from .bits import card_mask, popcount
 from .crates_nb import settle_penalties
-from .jit import kernel, leaf
 from .log_nb import log_reserve
 from .state_nb import (
     G_CAPPED,

@@ -65,10 +65,10 @@ from ..cards import (
     REASON_OUT,
     RULES_LEN,
 )
+from ..core.jit import allocating, kernel, leaf
+from ..core.rng_nb import seed_stream
 from .bits import popcount
 from .drivers_nb import hand_played
-from .jit import allocating, kernel, leaf
-from .rng_nb import seed_stream
 from .scoring_nb import THREE_CARDS, eights_payout, held_value, score_crates_held
 from .state_nb import (
     ENG0,

@@ -61,9 +61,9 @@ from ..cards import (
     OBS_LEN,
     RULES_LEN,
 )
+from ..core.jit import allocating, counted_leaf, leaf, twin
 from ..params import N_PARAMS
 from .fixedview import fixed_view
-from .jit import allocating, counted_leaf, leaf, twin
 
 # ---------------------------------------------------------------- state layout
 (S_N, S_HAND, S_SIZE, S_DEALER, S_TURN, S_DIR, S_SUIT, S_RANK, S_TOP, S_COUNT, S_STOCK_N,

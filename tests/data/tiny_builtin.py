@@ -4,8 +4,8 @@ loaded as the module `crates_sim.strategies.tiny` and given one line of
 built-in"). It plays greedy, but with `last=1` the last legal option."""
 
 from crates_sim.cards import O_PHASE, PH_ANNOUNCE
+from crates_sim.core.jit import kernel
 from crates_sim.engine import engine_nb as E
-from crates_sim.engine.jit import kernel
 from crates_sim.params import FORGET, Builtin, Param, slots
 from crates_sim.strategies.builtin import announce_with, greedy_nb
 
