@@ -11,6 +11,12 @@ show the player's fit to the table it learned rather than the rule's effect.
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
+
+from crates_sim.rules import Rules
+
 #: the strong player of skill_gap in balance and design by default: adept, trained across
 #: every preset, player count and drawn knob sets with the rules as its inputs (issue 38),
 #: so that it fits the rule set measured; and balance's players by default (the luck/skill
@@ -41,6 +47,30 @@ RULE_FREE = {
 }
 
 
+#: adept's measured distance from expert (points of win rate) beyond which a page warns that
+#: skill measured with it understates strong play: the issue-38 target's -3
+WEAK_BELOW_EXPERT = 3.0
+#: adept (the shipped networks) against expert per rule set, measured (issue 38): the file
+#: says which commands rebuild it
+MEASURED_FILE = "adept_measured.json"
+
+
+def adept_measured(rules):
+    """(win_diff, lo, hi, deals, seed) of adept against expert on `rules`, or None where that
+    rule set was not measured (analysis/adept_measured.json)."""
+    for row in _measured_rows():
+        if (row["players"] == rules.players and Rules.from_spec(row["rules"], row["players"]).to_dict()
+                == rules.to_dict()):
+            return row["win_diff"], row["win_lo"], row["win_hi"], row["deals"], row["seed"]
+    return None
+
+
+@functools.cache
+def _measured_rows() -> tuple:
+    text = resources.files("crates_sim.analysis").joinpath(MEASURED_FILE).read_text(encoding="utf-8")
+    return tuple(json.loads(text)["rows"])
+
+
 def _table(preset: str, partnerships: bool) -> str:
     return f"{preset} {'partnerships' if partnerships else 'individual'}" if preset.startswith("classic") \
         else preset
@@ -58,14 +88,19 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.knob_space import every_table
-
-        if rules in every_table():
-            return ("measured against expert on this table (trained with the rules as inputs on every preset at "
-                    "every player count and on drawn knob sets; docs/strategies.md)")
-        return ("trained with the rules as inputs on every preset at every player count and on "
-                "drawn knob sets, measured against expert on ten knob sets drawn after training; this rule set "
-                "itself was not measured")
+        measured = adept_measured(rules)
+        trained = ("trained with the rules as inputs on every preset at every player count and on "
+                   "drawn knob sets; docs/strategies.md")
+        if measured is None:
+            return (f"{trained}; measured against expert on every preset and player count and on "
+                    f"fourteen knob sets, but not on this rule set")
+        diff, lo, hi, deals, seed = measured
+        figure = (f"{diff:+.1f} [{lo:+.1f}, {hi:+.1f}] points of win rate against expert on this rule "
+                  f"set ({deals:,} duplicate deals, seed {seed})")
+        if hi < -WEAK_BELOW_EXPERT:
+            return (f"{figure}: well below expert here, so a skill measure made with it likely "
+                    f"understates what strong play gets under this rule set ({trained})")
+        return f"{figure} ({trained})"
     if name in RULE_FREE:
         return f"{RULE_FREE[name]}, fitted to no table"
     tables = TABLES.get(name)
