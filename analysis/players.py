@@ -65,6 +65,63 @@ def adept_measured(rules):
     return None
 
 
+#: what the file says it is, and the command that rebuilds it (`crates rebuild adept-measured`)
+MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: points of win rate, 95% CIs, "
+                  "duplicate deals, seats rotated (issue 38; docs/strategies.md). Rebuilt by "
+                  "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
+                  "adept,expert` folders (--tables every on seed 38100, drawn:10:3801 on seed 38200, the four "
+                  "classic knob sets on seeds 39200-39203)")
+
+
+def measured_rows(folders) -> list:
+    """The rows of MEASURED_FILE from `crates compare --strategies adept,expert` folders: a
+    --tables run's tables.csv (one row a table) or a single comparison's compare.json. A
+    folder of another pair, or of neither kind, is a CratesError."""
+    import csv
+    from pathlib import Path
+
+    from crates_sim.errors import CratesError
+
+    def row(rules, players, partnerships, seed, deals, diff, lo, hi):
+        return dict(rules=rules, players=int(players), partnerships=bool(partnerships), seed=int(seed),
+                    deals=int(deals), win_diff=round(float(diff), 1), win_lo=round(float(lo), 1),
+                    win_hi=round(float(hi), 1))
+
+    rows = []
+    for folder in map(Path, folders):
+        if (folder / "tables.csv").is_file():
+            with open(folder / "tables.csv", newline="", encoding="utf-8") as f:
+                table_rows = list(csv.DictReader(f))
+            for r in table_rows:
+                if (r["a"], r["b"]) != ("adept", "expert"):
+                    raise CratesError(f"{folder}: compares {r['a']} with {r['b']}, not adept with expert")
+                rows.append(row(r["rules"], r["players"], r["partnerships"] == "True", r["seed"],
+                                r["deals"], r["win_diff"], r["win_lo"], r["win_hi"]))
+        elif (folder / "compare.json").is_file():
+            d = json.loads((folder / "compare.json").read_text(encoding="utf-8"))
+            pair = next((q for q in d["pairs"] if (q["a"], q["b"]) == ("adept", "expert")), None)
+            if pair is None:
+                raise CratesError(f"{folder}: not a comparison of adept with expert")
+            rows.append(row(d["rules_spec"], d["players"], d["partnerships"], d["seed"], d["games"],
+                            100 * pair["win_diff"], 100 * pair["win_lo"], 100 * pair["win_hi"]))
+        else:
+            raise CratesError(f"{folder}: no tables.csv or compare.json (a `crates compare` folder)")
+    return rows
+
+
+def measured_text(rows) -> str:
+    """MEASURED_FILE's text: what it is, then one row a line."""
+    lines = ",\n".join("  " + json.dumps(r) for r in rows)
+    return f'{{"about": {json.dumps(MEASURED_ABOUT)},\n "rows": [\n{lines}\n]}}\n'
+
+
+def measured_path():
+    """Where the package keeps MEASURED_FILE (what `crates rebuild adept-measured --write` rewrites)."""
+    from pathlib import Path
+
+    return Path(__file__).with_name(MEASURED_FILE)
+
+
 @functools.cache
 def _measured_rows() -> tuple:
     text = resources.files("crates_sim.analysis").joinpath(MEASURED_FILE).read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,3 +130,37 @@ def test_the_older_python_m_names_run_the_command(module, command):
     first = out.splitlines()[0]
     assert first.startswith("Usage: ") and f"{command[len('crates '):]} [OPTIONS]" in first, first
     assert "Examples:" in out
+
+
+def test_adept_measured_gathers_compare_folders_into_what_ships(tmp_path, monkeypatch):
+    """`crates rebuild adept-measured` makes analysis/adept_measured.json from compare
+    folders (a --tables run's tables.csv, a single compare.json); another pair is refused."""
+    from crates_sim.analysis import players as P
+
+    every = tmp_path / "every"
+    every.mkdir()
+    (every / "tables.csv").write_text(
+        "table,rules,players,partnerships,seed,deals,a,b,win_diff,win_lo,win_hi,us_a,us_b,command\n"
+        "00-classic-2p,classic,2,False,38100,1000,adept,expert,-16.05,-19.86,-12.23,1.9,131,x\n")
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "compare.json").write_text(json.dumps({
+        "rules_spec": "classic:draw_when_able=True", "players": 4, "partnerships": True,
+        "seed": 39200, "games": 1000, "pairs": [{"a": "adept", "b": "expert", "win_diff": -0.452,
+                                                 "win_lo": -0.4919, "win_hi": -0.4121}]}))
+    printed = invoke("rebuild", "adept-measured", str(every), str(one))
+    rows = json.loads(printed)["rows"]
+    assert rows[0]["win_diff"] == -16.1 and rows[0]["players"] == 2
+    assert rows[1] == {"rules": "classic:draw_when_able=True", "players": 4, "partnerships": True,
+                       "seed": 39200, "deals": 1000, "win_diff": -45.2, "win_lo": -49.2, "win_hi": -41.2}
+    target = tmp_path / "adept_measured.json"
+    monkeypatch.setattr(P, "measured_path", lambda: target)
+    assert f"wrote {target}" in invoke("rebuild", "adept-measured", str(every), str(one), "--write")
+    assert target.read_text() == printed
+    # the shipped file is one this command writes: its words and its rows' shape
+    shipped = json.loads((Path(P.__file__).with_name(P.MEASURED_FILE)).read_text())
+    assert shipped["about"] == P.MEASURED_ABOUT and set(shipped["rows"][0]) == set(rows[0])
+    (every / "tables.csv").write_text(
+        (every / "tables.csv").read_text().replace("adept,expert", "adept,tuned"))
+    result = CliRunner().invoke(cli, ["rebuild", "adept-measured", str(every)])
+    assert result.exit_code != 0 and "not adept with expert" in result.output

@@ -5,8 +5,10 @@ seed: `win-model` (crates_sim.analysis.win_model: analysis/win_model.json, the w
 chances of `crates analyse`), `expert-cutoff` (crates_sim.strategies.expert_fit: expert's
 learned value at the rollout cut, the VALUE block of strategies/expert.py) and `thumb`
 (crates_sim.analysis.thumb: the rules of thumb drawn from expert's choices, which
-strategies/thumb.py plays, and their fidelity). Without --write, win-model and
-expert-cutoff print what they fit and change nothing. adept's and the apprentice's
+strategies/thumb.py plays, and their fidelity) and `adept-measured`
+(crates_sim.analysis.players: analysis/adept_measured.json, adept's distance from expert per
+rule set, which balance and design print beside skill). Without --write, win-model,
+expert-cutoff and adept-measured print what they make and change nothing. adept's and the apprentice's
 weights are rebuilt by `crates train`.
 """
 
@@ -39,6 +41,7 @@ def rebuild():
     the rules of thumb (thumb.py's)      crates rebuild thumb                  about a minute
     strategies/apprentice.json           crates train                          see its --help
     strategies/adept.json                crates train --player adept           see its --help
+    analysis/adept_measured.json         crates rebuild adept-measured DIR...  seconds (+ the compares)
 
     Each is deterministic for its seed; without --write, win-model and expert-cutoff
     print what they fit and change nothing.
@@ -148,3 +151,36 @@ def thumb(data_dir, rounds, every, depth, kinds, json_out):
     click.echo(render(result))
     if json_out:
         write_text(json_out, json.dumps(result, indent=1) + "\n")
+
+
+@rebuild.command("adept-measured")
+@click.argument("folders", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--write", is_flag=True, help="Rewrite analysis/adept_measured.json with these rows.")
+def adept_measured(folders, write):
+    """Gather adept's measured distance from expert per rule set, which `balance` and `design`
+    print beside every skill measure (analysis/adept_measured.json).
+
+    FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
+    tables.csv) or one comparison (its compare.json). Without --write the file's text is
+    printed. The shipped file comes from the runs in docs/strategies.md ("One player for
+    every table"); run them first (about 70 minutes on 2 cores in all).
+
+    \b
+    Examples:
+      crates compare --strategies adept,expert --tables every --games 1000 --seed 38100 \\
+          --cost 10 --out cmp/every
+      crates compare --strategies adept,expert --tables drawn:10:3801 --games 1000 \\
+          --seed 38200 --cost 10 --out cmp/drawn
+      crates compare --strategies adept,expert --preset classic:draw_when_able=true \\
+          --games 1000 --seed 39200 --cost 10 --out cmp/dwa
+      crates rebuild adept-measured cmp/every cmp/drawn cmp/dwa --write
+    """
+    from crates_sim.analysis.players import measured_path, measured_rows, measured_text
+
+    text = measured_text(measured_rows(folders))
+    if not write:
+        click.echo(text, nl=False)
+        return
+    path = measured_path()
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}")
