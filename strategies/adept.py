@@ -84,14 +84,19 @@ from crates_sim.cards import (
     SUIT0_CARDS,
 )
 from crates_sim.core.jit import kernel, leaf
-from crates_sim.core.rng_nb import rand_unit
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
 from crates_sim.params import FORGET, Builtin, Param, slots
-from crates_sim.strategies.apprentice import CROSSED, N_BASE, N_COMPACT, option_rows
+from crates_sim.strategies.apprentice import (
+    CROSSED,
+    N_BASE,
+    N_COMPACT,
+    option_rows,
+    sample_scores,
+)
 from crates_sim.strategies.apprentice import FEATURES as _APPRENTICE_FEATURES
 from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_opponent
@@ -625,8 +630,11 @@ ADEPT_BUILTIN = Builtin(
     "player count and drawn knob sets (`crates train --player adept`); against "
     "expert: -4.4 to +5.1 points of win rate on every preset with 3 to 6 "
     "players and in crazy-eights with 2, but -12 to -16 with 2 players in "
-    "classic, league, serbian and very-crazy-eights; about expert's cost / 80 "
-    "a turn (docs/strategies.md)",
+    "classic, league, serbian and very-crazy-eights, and -13 to -45 on classic "
+    "knob sets that change the play (draw_when_able, remove_ranks, the fair "
+    "variant); 0.8-1.7 us a turn over whole games on every preset, "
+    "expert's / 80 "
+    "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
      "forget": FORGET,
@@ -665,16 +673,7 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     temp = params[ADEPT_TEMP]
     if temp <= 0.0:
         return best
-    top = buf[SCORES_AT + best]
-    total = 0.0
-    for i in range(n):
-        total += np.exp((buf[SCORES_AT + i] - top) / temp)
-    u = rand_unit(rng, 0) * total
-    for i in range(n):
-        u -= np.exp((buf[SCORES_AT + i] - top) / temp)
-        if u < 0.0:
-            return i
-    return best
+    return sample_scores(buf, SCORES_AT, 1, n, best, temp, rng)
 
 
 @kernel

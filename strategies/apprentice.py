@@ -338,12 +338,21 @@ def apprentice_choice(params, obs, hand, pile, options, rng, buf):
             best = i
     if temp <= 0.0:
         return best
+    return sample_scores(buf, X0, F, n, best, temp, rng)
+
+
+@leaf
+def sample_scores(buf, at, stride, n, best, temp, rng):
+    """An option drawn with probability proportional to exp((score - best's) / temp), the
+    scores at buf[at + i * stride] (the apprentice's and adept's softmax, temp > 0), from
+    the decision's stream; `best` if rounding leaves the draw unspent."""
+    top = buf[at + best * stride]
     total = 0.0
     for i in range(n):
-        total += np.exp((buf[X0 + i * F] - best_score) / temp)
+        total += np.exp((buf[at + i * stride] - top) / temp)
     u = rand_unit(rng, 0) * total
     for i in range(n):
-        u -= np.exp((buf[X0 + i * F] - best_score) / temp)
+        u -= np.exp((buf[at + i * stride] - top) / temp)
         if u < 0.0:
             return i
     return best
