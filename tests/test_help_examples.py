@@ -178,13 +178,14 @@ def test_the_same_folder_is_not_written_by_two_different_examples():
 
 def _scratch_shipped_files(folder: Path, monkeypatch) -> None:
     """Point what `crates rebuild ... --write` rewrites at copies in `folder`."""
-    from crates_sim.analysis import win_model
+    from crates_sim.analysis import players, win_model
     from crates_sim.strategies import expert_fit
 
     expert = folder / "shipped-expert.py"
     expert.write_text(expert_fit.expert_source().read_text())
     monkeypatch.setattr(expert_fit, "expert_source", lambda: expert)
     monkeypatch.setattr(win_model, "SHIPPED", folder / "shipped-win_model.json")
+    monkeypatch.setattr(players, "measured_path", lambda: folder / "shipped-adept_measured.json")
 
 
 def _run(args, folder: Path):

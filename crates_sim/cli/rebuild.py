@@ -163,17 +163,14 @@ def adept_measured(folders, write):
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
     tables.csv) or one comparison (its compare.json). Without --write the file's text is
     printed. The shipped file comes from the runs in docs/strategies.md ("One player for
-    every table"); run them first (about 70 minutes on 2 cores in all).
+    every table": --tables every on seed 38100, --tables drawn:10:3801 on seed 38200, four
+    classic knob sets on seeds 39200-39203; about 70 minutes on 2 cores in all).
 
     \b
     Examples:
-      crates compare --strategies adept,expert --tables every --games 1000 --seed 38100 \\
-          --cost 10 --out cmp/every
-      crates compare --strategies adept,expert --tables drawn:10:3801 --games 1000 \\
-          --seed 38200 --cost 10 --out cmp/drawn
       crates compare --strategies adept,expert --preset classic:draw_when_able=true \\
-          --games 1000 --seed 39200 --cost 10 --out cmp/dwa
-      crates rebuild adept-measured cmp/every cmp/drawn cmp/dwa --write
+          --games 1000 --seed 39200 --cost 10 --out cmp/ae-dwa
+      crates rebuild adept-measured cmp/ae-dwa          print the file it would write
     """
     from crates_sim.analysis.players import measured_path, measured_rows, measured_text
 
