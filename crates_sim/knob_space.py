@@ -10,7 +10,9 @@ Contract:
   deck large enough); the draw depends only on the generator's state;
 - `random_tables(n, seed)`: n such rule sets, the same for the same seed;
 - `training_tables(seed, n_random)`: every_table(), its partnership tables again, then
-  random_tables(n_random, seed).
+  random_tables(n_random, seed);
+- `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
+- `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
 """
 
@@ -27,6 +29,17 @@ EIGHTS_MAX_PLAYERS = 6
 #: the values a whole-number knob is drawn from
 KNOB_DRAWS = {"spare_three": (0, 3, 10, 20, 30), "hand_size": (0, 5, 7, 8),
               "target_score": (50, 100, 200)}
+#: knobs left out of `--knobs all` and of the design space unless named: safety limits
+SAFETY = ("max_hands", "max_turns_per_hand")
+#: the values a whole-number or rank-set knob is tried at (one step from the base)
+TRIED = {
+    "spare_three": (0, 1, 5, 10),
+    "hand_size": (3, 5, 7, 9),
+    "target_score": (50, 150, 250),
+    "max_hands": (10, 50),
+    "max_turns_per_hand": (100, 300),
+    "remove_ranks": ("K", "QK"),
+}
 #: knobs that stay as the preset has them (safety caps, and partnerships, drawn apart)
 FIXED = ("max_turns_per_hand", "max_hands", "partnerships")
 
@@ -98,6 +111,50 @@ def training_tables(seed: int, n_random: int) -> list:
     base = every_table()
     partners = [t for t in base if t.partnerships] * PARTNERSHIP_REPEATS
     return base + partners + random_tables(n_random, seed)
+
+
+def knob_values(base: str, knob: str, players: int) -> list:
+    """The values `knob` is tried at, its base value left out."""
+    rules = Rules.preset(base, players)
+    current = rules.knobs[knob]
+    kind = KNOBS[knob][1]
+    if isinstance(kind, tuple):
+        values = list(kind)
+    elif kind is bool:
+        values = [not current]
+    else:
+        values = list(TRIED.get(knob, ()))
+    return [v for v in values if str(v) != str(current)]
+
+
+#: the round from which `crates train --player adept` adds `focus_tables()` to the tables
+#: its games cycle through (rounds 1 and 2 learn from training_tables alone)
+FOCUS_FROM = 3
+#: the Crates presets and player counts focus_tables plays with draw_when_able=true
+FOCUS_DRAW_AT_WILL = (("classic", 2, None), ("classic", 4, False), ("league", 4, True),
+                      ("serbian", 4, True))
+
+
+def focus_tables() -> list:
+    """The tables where the networks of rounds 1 and 2 were furthest below expert (issue
+    38's measurements), played again from round FOCUS_FROM: every preset with 2 players;
+    draw_when_able=true (a voluntary draw on every turn) on the tables FOCUS_DRAW_AT_WILL
+    names; and classic partnerships with each knob value `crates balance --knobs all`
+    tries, one at a time (so the knob table a designer reads is measured on tables the
+    networks learned from)."""
+    out = [Rules.preset(name, 2) for name in PRESETS]
+    for name, players, partnerships in FOCUS_DRAW_AT_WILL:
+        knobs = {"draw_when_able": True}
+        if partnerships is not None:
+            knobs["partnerships"] = partnerships
+        out.append(Rules.preset(name, players, **knobs))
+    defaults = PRESETS["classic"][2]
+    for knob in defaults:
+        if knob in FIXED or knob in SAFETY or knob == "first_dealer":  # who deals first only
+            continue
+        for value in knob_values("classic", knob, 4):
+            out.append(Rules.preset("classic", 4, **{knob: value}))
+    return out
 
 
 def spec(rules: Rules) -> str:

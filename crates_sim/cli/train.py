@@ -179,14 +179,16 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
                  hidden=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import training_tables
+    from ..knob_space import FOCUS_FROM, focus_tables, training_tables
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
     hidden = hidden or (64 if every else None)
+    focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
+        focus = focus_tables()
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
@@ -200,7 +202,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
                         scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=every,
+                        robust=every, focus=focus, focus_from=FOCUS_FROM if focus else None,
                         echo=lambda s: None if quiet else click.echo(s, err=True),
                         progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")

@@ -12,6 +12,8 @@ strategies/adept.json). A larger --rounds continues a run.
 
 A round:
 1. **Positions and the teacher's values.** `games` games, alternating between the tables
+   (from round `focus_from` on, the tables then the `focus` tables: a curriculum, the
+   same for the same arguments)
    (`--both`: classic partnerships and individual play; Crazy Eights with its own preset),
    every seat played from outside (`step.Table`). At each card decision with two or more
    options, with probability `sample`, the teacher (pimc or expert) gives its mean value of
@@ -306,7 +308,7 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
 
 # ------------------------------------------------------------------ the rounds
 def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None,
-              robust=False):
+              robust=False, focus=(), focus_from=None):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
@@ -318,6 +320,10 @@ def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=
         settings["presets"] = [t.preset_name for t in tables]
     if robust:
         settings["robust"] = True
+    if focus:
+        settings["focus"] = [t.to_dict() for t in focus]
+        settings["focus_players"] = [t.players for t in focus]
+        settings["focus_from"] = focus_from
     return settings
 
 
@@ -345,7 +351,8 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
     settings = {"members": members, **_settings(tables, kw.get("teacher", "expert"),
                                                  kw.get("games", 2000), kw.get("sample", 0.5),
                                                  seed, kw.get("epochs", 12), kw.get("lr_end"),
-                                                 kw.get("hidden"), kw.get("robust", False))}
+                                                 kw.get("hidden"), kw.get("robust", False),
+                                                 kw.get("focus", ()), kw.get("focus_from"))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -364,9 +371,11 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
-                progress=False, command="", lr_end=None, hidden=None, robust=False) -> dict:
+                progress=False, command="", lr_end=None, hidden=None, robust=False, focus=(),
+                focus_from=None) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
-    between. Returns {'nets', 'rounds': [per-round report], 'wall'}."""
+    between; focus: more Rules they alternate with from round focus_from on. Returns
+    {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
     from ..strategies import adept
     from ..strategy import parse_strategies
@@ -374,6 +383,9 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     from .train import open_run
 
     tables = list(tables)
+    focus = list(focus)
+    if focus and (focus_from is None or focus_from < 1):
+        raise CratesError("focus tables need the round they join from (focus_from >= 1)")
     (teacher,) = parse_strategies([teacher], 1)
     if teacher.split(":")[0] not in ("pimc", "expert"):
         raise CratesError(f"adept learns a teacher's value of every option: the teacher must "
@@ -390,7 +402,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     workers = workers or available_cpus()
     out = Path(out)
     open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden,
-                            robust), overwrite, command)
+                            robust, focus, focus_from), overwrite, command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None
@@ -405,11 +417,12 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
         starts = list(range(0, games, BLOCK_GAMES))
         todo = [s for s in starts if not (data_dir / f"block-{s:06d}.npz").exists()]
         tr = time.perf_counter()
+        played = tables + (focus if focus and r >= focus_from else [])
         if todo and not wfile.exists():
-            blocks = [Block(tuple(tables), teacher, None if weights_file is None else str(weights_file),
+            blocks = [Block(tuple(played), teacher, None if weights_file is None else str(weights_file),
                             r_seed, s, min(BLOCK_GAMES, games - s), sample) for s in todo]
             done = games - sum(b.games for b in blocks)
-            echo(f"round {r}: playing {games - done:,} games on {len(tables)} tables "
+            echo(f"round {r}: playing {games - done:,} games on {len(played)} tables "
                  f"({done:,} played before)")
             bar = Progress(games, done=done, enabled=progress)
             step = max(games // 10, 1)  # without the bar (a log), a line every tenth
