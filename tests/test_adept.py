@@ -221,6 +221,27 @@ def test_crates_train_adept_learns_resumes_and_reproduces(tmp_path):
     assert (tmp_path / "a" / "round-2" / "adept.json").is_file()
 
 
+def test_focus_tables_join_the_games_from_their_round(tmp_path):
+    from crates_sim.errors import CratesError
+    from crates_sim.runs.train_adept import train_adept
+
+    three, two = Rules.preset("crazy-eights", 3), Rules.preset("crazy-eights", 2)
+    kw = dict(teacher="pimc:samples=4:depth=4", rounds=2, games=8, epochs=1, workers=1,
+              echo=lambda s: None)
+    with pytest.raises(CratesError, match="focus_from"):
+        train_adept([three], tmp_path / "x", focus=[two], **kw)
+    train_adept([three], tmp_path / "f", focus=[two], focus_from=2, **kw)
+    heads_up = A.CONTEXT_FEATURES.index("players_2")
+
+    def players_2(r):
+        return Data(sorted((tmp_path / "f" / f"round-{r}" / "data").iterdir())).ctx[:, heads_up]
+
+    assert not players_2(1).any()  # round 1: the tables alone
+    assert players_2(2).any() and not players_2(2).all()  # round 2: and the focus table
+    settings = json.loads((tmp_path / "f" / "train.json").read_text())["settings"]
+    assert settings["focus_from"] == 2 and settings["focus_players"] == [2]
+
+
 def test_the_hint_shows_the_networks_scores_and_its_choice():
     from crates_sim.play.step import Table
 

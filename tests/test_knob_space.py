@@ -5,7 +5,9 @@ from collections import defaultdict
 
 from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
+    FOCUS_DRAW_AT_WILL,
     every_table,
+    focus_tables,
     random_tables,
     spec,
     training_tables,
@@ -48,6 +50,25 @@ def test_training_tables_repeat_the_partnership_presets_then_draw():
     base = every_table()
     assert tables[:len(base)] == base and tables[-5:] == random_tables(5, 0)
     assert sum(t.partnerships for t in tables) > sum(t.partnerships for t in base)
+
+
+def test_focus_tables_are_the_heads_up_tables_draws_at_will_and_the_knob_table():
+    from crates_sim.analysis.knobs import SAFETY, knob_variants
+
+    tables = focus_tables()
+    heads_up = [t for t in tables if t == Rules.preset(t.preset_name, 2)]
+    assert sorted(t.preset_name for t in heads_up) == sorted(PRESETS)
+    at_will = [t for t in tables if t.family == "crates" and t.knobs["draw_when_able"]]
+    assert len(at_will) == len(FOCUS_DRAW_AT_WILL) + 1  # and classic's own knob value
+    # every knob value `crates balance --knobs all` tries from classic, one at a time (the
+    # knobs that change only who deals first, or who partners whom, aside)
+    knobs = [(k, None) for k in PRESETS["classic"][2]
+             if k not in SAFETY and k not in ("partnerships", "first_dealer")]
+    wanted = {Rules.from_spec(s, 4) for _k, _v, s in knob_variants("classic", knobs, 4)}
+    classic4 = {t for t in tables if t.preset_name == "classic" and t.players == 4
+                and t.partnerships}
+    assert wanted <= classic4 and len(classic4 - wanted) == 0
+    assert focus_tables() == tables  # the same every time (the run's settings name them)
 
 
 def test_a_spec_names_the_table_as_the_command_line_does():
