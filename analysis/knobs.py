@@ -18,19 +18,9 @@ import numpy as np
 import pandas as pd
 
 from crates_sim.errors import CratesError
+from crates_sim.knob_space import SAFETY, TRIED, knob_values  # noqa: F401 (balance's names)
 from crates_sim.rules import KNOBS, PRESETS, Rules
 
-#: knobs left out of `--knobs all` and of the design space unless named: safety limits
-SAFETY = ("max_hands", "max_turns_per_hand")
-#: the values a whole-number or rank-set knob is tried at (one step from the base)
-TRIED = {
-    "spare_three": (0, 1, 5, 10),
-    "hand_size": (3, 5, 7, 9),
-    "target_score": (50, 150, 250),
-    "max_hands": (10, 50),
-    "max_turns_per_hand": (100, 300),
-    "remove_ranks": ("K", "QK"),
-}
 #: design ranges of the whole-number knobs: (low, high, step)
 RANGES = {
     "spare_three": (0, 10, 1),
@@ -69,20 +59,6 @@ def parse_knobs(text: str, base: str) -> list[tuple[str, list | None]]:
     if not out:
         raise CratesError("--knobs: give `all` or knob names, e.g. --knobs seven_target,out_rule")
     return out
-
-
-def knob_values(base: str, knob: str, players: int) -> list:
-    """The values `knob` is tried at, its base value left out."""
-    rules = Rules.preset(base, players)
-    current = rules.knobs[knob]
-    kind = KNOBS[knob][1]
-    if isinstance(kind, tuple):
-        values = list(kind)
-    elif kind is bool:
-        values = [not current]
-    else:
-        values = list(TRIED.get(knob, ()))
-    return [v for v in values if str(v) != str(current)]
 
 
 def knob_variants(base: str, knobs: list[tuple[str, list | None]], players: int, echo=None):
