@@ -180,9 +180,11 @@ N_TABLES = len(TABLES)
 #: rules as inputs (issue 38); 1: the first ones (issue 30's findings at scale and
 #: guided's first figures were measured with them); 2: the second (the pressure inputs,
 #: one network of 32 units a table); 3: the third (two members averaged, trained on the
-#: three tables of issue 30, shipped until issue 38). A file names its inputs: those it
-#: lacks get zero weights (`read_weights`), so older networks score exactly as they did
-NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json")
+#: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
+#: rounds 1 and 2 of the training across tables, shipped until its round 3). A file names
+#: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
+#: exactly as they did
+NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json")
 N_NETS = len(NET_FILES)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -640,13 +642,15 @@ ADEPT_BUILTIN = Builtin(
      "forget": FORGET,
      "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                           "hoards 3s, < 0 dumps them"),
-     "net": Param(0.0, 0.0, 3.0, "which networks: 0 the shipped ones (trained across "
+     "net": Param(0.0, 0.0, 4.0, "which networks: 0 the shipped ones (trained across "
                                  "tables, the rules as inputs), 1 the first "
                                  "(docs/findings.md's adept figures were measured "
                                  "with them), 2 the second (the pressure inputs, one "
                                  "network), 3 the third (one network per table: "
                                  "classic with and without partnerships, "
-                                 "crazy-eights; shipped before the rules were inputs)",
+                                 "crazy-eights; shipped before the rules were inputs), "
+                                 "4 the fourth (the rules as inputs, two rounds across "
+                                 "tables, before the focus tables)",
                   whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET = slots(ADEPT_BUILTIN)

@@ -547,6 +547,21 @@ THIRD_NETWORKS_GAMES = {
 }
 
 
+#: the same games of the fourth networks (issue 38's first: the rules as inputs, two
+#: rounds across tables), recorded with the code of commit ecd9173, when they shipped:
+#: adept:net=4
+FOURTH_NETWORKS_GAMES = {
+    ("classic", True): (10742, "4da86b20537312fa"),
+    ("classic", False): (11214, "32220ac822d1b28b"),
+    ("crazy-eights", None): (7555, "67d67f5b5a278a28"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(FOURTH_NETWORKS_GAMES, key=str))
+def test_net_4_plays_the_fourth_networks_games(table):
+    assert _net_games(4, table) == FOURTH_NETWORKS_GAMES[table]
+
+
 @pytest.mark.parametrize("table", sorted(THIRD_NETWORKS_GAMES, key=str))
 def test_net_3_plays_the_third_networks_games(table):
     assert _net_games(3, table) == THIRD_NETWORKS_GAMES[table]
