@@ -126,8 +126,10 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
     kind, checked on held-out games (the teacher's regret and agreement). The mover is
     the apprentice in round 1 and the previous round's adept after. By default the games
     cycle through 70 tables: every preset at every player count, with and without
-    partnerships, and 41 rule sets drawn from the whole knob space with --seed; the
-    networks read the rules (docs/strategies.md).
+    partnerships, and 41 rule sets drawn from the whole knob space with --seed; from
+    round 3 on, 30 focus tables join them (every preset with 2 players, draw_when_able
+    on four Crates tables, classic partnerships with each knob value `crates balance
+    --knobs all` tries). The networks read the rules (docs/strategies.md).
     OUT/adept.json is the last round's networks; --members K runs K such runs (seeds
     SEED..SEED+K-1) in OUT/member-M and writes their mean.
     """
