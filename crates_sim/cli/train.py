@@ -112,7 +112,7 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --no-partnerships --teacher pimc:samples=100:depth=16 --out train/ind
       crates train --both --scheduler local:2 --out train/app-dask
       cp train/app/apprentice.json strategies/apprentice.json  ship them
-      crates train --player adept --rounds 2 --games 4800 --out train/adept
+      crates train --player adept --rounds 4 --games 4800 --out train/adept
           (adept's shipped networks, every table: docs/strategies.md)
       crates train --player adept --tables three --members 2 --rounds 3 --games 6000 \\
           --out train/adept3   (adept:net=3's networks)
