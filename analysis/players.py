@@ -69,8 +69,8 @@ def adept_measured(rules):
 MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: points of win rate, 95% CIs, "
                   "duplicate deals, seats rotated (issue 38; docs/strategies.md). Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` folders (--tables every on seed 38100, drawn:10:3801 on seed 38200, the four "
-                  "classic knob sets on seeds 39200-39203)")
+                  "adept,expert` folders (--tables every on seed 42100, drawn:10:4201 on seed 42200, the four "
+                  "classic knob sets on seeds 43200-43203)")
 
 
 def measured_rows(folders) -> list:

@@ -163,8 +163,8 @@ def adept_measured(folders, write):
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
     tables.csv) or one comparison (its compare.json). Without --write the file's text is
     printed. The shipped file comes from the runs in docs/strategies.md ("One player for
-    every table": --tables every on seed 38100, --tables drawn:10:3801 on seed 38200, four
-    classic knob sets on seeds 39200-39203; about 70 minutes on 2 cores in all).
+    every table": --tables every on seed 42100, --tables drawn:10:4201 on seed 42200, four
+    classic knob sets on seeds 43200-43203; about 45 minutes on 2 cores in all).
 
     \b
     Examples:
