@@ -629,13 +629,13 @@ ADEPT_BUILTIN = Builtin(
     "a small neural network (64 hidden units a table kind) that reads the "
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
-    "player count and drawn knob sets (`crates train --player adept`); against "
-    "expert: -4.4 to +5.1 points of win rate on every preset with 3 to 6 "
-    "players and in crazy-eights with 2, but -12 to -16 with 2 players in "
-    "classic, league, serbian and very-crazy-eights, and -13 to -45 on classic "
-    "knob sets that change the play (draw_when_able, remove_ranks, the fair "
-    "variant); 0.8-1.7 us a turn over whole games on every preset, "
-    "expert's / 80 "
+    "player count, drawn knob sets and the tables where it was weakest "
+    "(`crates train --player adept`); against expert: -7.8 to +5.5 points of "
+    "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
+    "but -10 to -15 with 2 players in classic, league, serbian and "
+    "very-crazy-eights, and -21 to -26 on classic with draw_when_able=true or "
+    "remove_ranks=QK; 0.8-1.7 us a turn over whole games on every preset, "
+    "about expert's / 75 "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
@@ -650,7 +650,8 @@ ADEPT_BUILTIN = Builtin(
                                  "classic with and without partnerships, "
                                  "crazy-eights; shipped before the rules were inputs), "
                                  "4 the fourth (the rules as inputs, two rounds across "
-                                 "tables, before the focus tables)",
+                                 "tables, before the focus tables; shipped before "
+                                 "round 4)",
                   whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET = slots(ADEPT_BUILTIN)
