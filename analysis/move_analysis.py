@@ -110,7 +110,7 @@ def _values(table, params, samples_each: int, salt: int):
     row = params.copy()
     row[0] = samples_each
     for k in range(STREAMS):
-        G = table._G.copy()
+        G = table.paused_copy()
         seed_stream(G, nb.RNG0 + 4 * (1 + d.seat), table.seed, table.game, salt * STREAMS + k)
         if not expert_explain(G, row, runs[k]):
             return None

@@ -1,6 +1,7 @@
 """crates_sim.play.step: a game stepped decision by decision at outside seats is the very game
 `crates trace` plays (same seeds, same decisions), paused and resumed by the engine."""
 
+import numpy as np
 import pytest
 
 from crates_sim import CratesError, Rules
@@ -86,6 +87,33 @@ def test_a_recorded_table_writes_the_log_of_crates_trace():
     theirs = trace_game(rules, ["greedy"] * 3, 9, 4)
     assert mine[0]["strategies"] == ["outside", "greedy", "outside"]
     assert mine[1:] == theirs[1:]
+
+
+def test_a_search_plays_on_the_paused_game_without_its_log():
+    """`paused_copy` drops a recording table's log: a search of the decision on it gives
+    what it gives on a whole copy, on a copy of a tenth of the words or less."""
+    from crates_sim.engine import engine_nb as nb
+    from crates_sim.strategies.expert import expert_explain
+    from crates_sim.strategy import resolve
+
+    _ids, (row,) = resolve(["expert:samples=6"])
+    for preset, players in (("classic", 4), ("crazy-eights", 3)):
+        table = Table(Rules.preset(preset, players), [None] * players, seed=5, game=2, record=True)
+        searched = 0
+        while table.pending is not None:
+            d = table.pending
+            if d.phase in (0, 1, 2) and len(d.options) >= 2 and searched < 12:
+                small = table.paused_copy()
+                assert small.shape[0] * 10 < table._G.shape[0]
+                whole, part = [np.zeros(len(d.options)) for _ in range(2)]
+                assert expert_explain(table._G.copy(), row, whole)
+                assert expert_explain(small, row, part)
+                assert (whole == part).all() and whole.any()
+                assert nb.copy_paused(small).shape == small.shape  # no log: the same words
+                searched += 1
+            table.act(table.hint("greedy"))
+        assert searched == 12
+        assert table.events()[-1]["ev"] == "game_end"  # the table's own log is whole
 
 
 def test_pimc_hints_come_with_the_mean_outcome_of_every_move():

@@ -294,6 +294,12 @@ class Table:
             return events[:-1], None  # the upcard's call: nothing decided yet
         return events[:-1], {**last, **undecided}
 
+    def paused_copy(self) -> np.ndarray:
+        """A copy of the game paused at its decision, without the log (a recording table's
+        log is most of its words): what a search of the decision, or a strategy asked about
+        it, plays on. The table itself is not changed."""
+        return nb.copy_paused(self._G)
+
     def hint_values(self, spec: str):
         """A search player's mean outcome of each pending option for the seat ({option:
         value}, higher is better), for a pimc or expert `spec` (adept: its network's
@@ -318,7 +324,7 @@ class Table:
 
         _ids, (row,) = resolve([spec])
         means = np.zeros(len(self.pending.options))
-        if not explain(self._G.copy(), row, means):
+        if not explain(self.paused_copy(), row, means):
             return None
         return dict(zip(self.pending.options, means.tolist(), strict=True))
 
@@ -330,7 +336,7 @@ class Table:
         (spec,) = parse_strategies([spec], 1)
         (sid,), (row,) = resolve([spec])
         addr = int(addresses([spec])[0])
-        k = int(nb.ask_strategy(self._G.copy(), int(sid), row, addr))
+        k = int(nb.ask_strategy(self.paused_copy(), int(sid), row, addr))
         if not 0 <= k < len(self.pending.options):
             raise CratesError(f"strategy {spec!r} made an illegal choice ({k})")
         return self.pending.options[k]
