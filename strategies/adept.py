@@ -574,33 +574,39 @@ def score_options(obs, hand, pile, options, buf, table, three):
     b1 = w_ctx + N_CONTEXT * HIDDEN
     w2 = b1 + HIDDEN
     b2 = w2 + HIDDEN
+    # the unit loops run over views of the buffer's parts rather than over buf at two
+    # offsets: the compiler vectorises them then (measured on draw_when_able decisions:
+    # the whole decision 5.6 -> 3.7 us in a loop, the same scores bit for bit, as each
+    # unit's sum keeps its order)
+    hctx = buf[HCTX_AT:HCTX_AT + width]
+    z = buf[Z_AT:Z_AT + width]
+    out_w = buf[w2:w2 + width]
     # the first layer's part that every option shares, once
     for h in range(width):
-        buf[HCTX_AT + h] = buf[b1 + h]
+        hctx[h] = buf[b1 + h]
     for j in range(N_CONTEXT):
         x = buf[CTX_AT + j]
         if x != 0.0:
-            row = w_ctx + j * HIDDEN
+            w = buf[w_ctx + j * HIDDEN:w_ctx + j * HIDDEN + width]
             for h in range(width):
-                buf[HCTX_AT + h] += x * buf[row + h]
+                hctx[h] += x * w[h]
     best = 0
     best_score = -1.0e300
     for i in range(n):
         at = ROWS_AT + i * N_OPTION
         # the hidden units: the shared part plus the option's non-zero features (most are 0)
         for h in range(width):
-            buf[Z_AT + h] = buf[HCTX_AT + h]
+            z[h] = hctx[h]
         for j in range(N_OPTION):
             x = buf[at + j]
             if x != 0.0:
-                row = w_opt + j * HIDDEN
+                w = buf[w_opt + j * HIDDEN:w_opt + j * HIDDEN + width]
                 for h in range(width):
-                    buf[Z_AT + h] += x * buf[row + h]
+                    z[h] += x * w[h]
         s = buf[b2]
         for h in range(width):
-            z = buf[Z_AT + h]
-            if z > 0.0:
-                s += z * buf[w2 + h]
+            if z[h] > 0.0:
+                s += z[h] * out_w[h]
         if three != 0.0 and buf[at + 10] != 0.0:  # option feature 10: the card is a 3
             s -= three
         buf[SCORES_AT + i] = s
