@@ -640,8 +640,8 @@ ADEPT_BUILTIN = Builtin(
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "but -10 to -15 with 2 players in classic, league, serbian and "
     "very-crazy-eights, and -21 to -26 on classic with draw_when_able=true or "
-    "remove_ranks=QK; 0.8-1.7 us a turn over whole games on every preset, "
-    "about expert's / 75 "
+    "remove_ranks=QK; 0.4-1.0 us a turn over whole games on every preset, "
+    "1.5 with draw_when_able=true (expert: 50-300) "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
