@@ -265,11 +265,12 @@ def copy_state(G):
     W[S_LOG_ON] = 0
     return W
 
+
 @allocating
 def copy_paused(G):
     """A copy of a stepped game (`new_agent_state`) paused at a decision, without its log:
     the state, the queued decisions and the turn's snapshot, what a search or a strategy
-    asked about the decision reads (a recording table's log is some 2,000 times the rest,
+    asked about the decision reads (a recording table's log is some 60 times the rest,
     and a search copies the game once per stream). The copy does not log."""
     que0 = G[S_QUE0]
     if que0 == 0:
