@@ -583,3 +583,33 @@ def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     assert len(set(games[held_out(games)] % 70)) == 7
     assert len(set(games[held_out(games, mixed=True)] % 70)) == 70
     assert np.array_equal(held_out(games[:100]), games[:100] % 10 == 0)  # older runs' rule
+
+
+def test_the_gap_example_reads_both_regrets_off_the_teachers_values(capsys):
+    """examples/adept_gap.py (docs/strategies.md's per-decision gap): regrets in points,
+    never negative, the same on a second run."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "adept_gap.py"
+    spec = importlib.util.spec_from_file_location("adept_gap", path)
+    gap = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gap)
+    args = ["--games", "1", "--tables", "crazy-eights:3,classic:2", "--share", "0.5"]
+    gap.main(args)
+    first = capsys.readouterr().out
+    lines = [x for x in first.splitlines() if not x.startswith(" ")]
+    assert [x.split(":")[0] for x in lines] == ["crazy-eights", "classic"]
+    for line in lines:
+        m = re.search(r"([\d,]+) decisions, adept ([\d.]+), expert ([\d.]+), adept - expert "
+                      r"(-?[\d.]+) ± ", line)
+        assert m, line
+        decisions, adept, expert, diff = (float(v.replace(",", "")) for v in m.groups())
+        assert decisions >= 5 and adept >= 0 and expert >= 0
+        assert abs(adept - expert - diff) < 0.011
+    assert "of the gap" in first
+    gap.main(args)
+    again = capsys.readouterr().out
+    strip = re.compile(r" \(\d+ s\)")
+    assert strip.sub("", again) == strip.sub("", first)
