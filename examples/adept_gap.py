@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from crates_sim import Rules
+from crates_sim import CratesError, Rules
 from crates_sim.engine import engine_nb as nb
 from crates_sim.play.step import Table
 from crates_sim.strategies.expert import expert_explain
@@ -80,10 +80,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     (_t,), (teacher_row,) = resolve(["expert:samples=120"])
     (_e,), (expert_row,) = resolve(["expert"])
+    tables = []
     for text in args.tables.split(","):
-        preset, players, *knobs = text.split(":")
-        spec = preset + (":" + ",".join(knobs) if knobs else "")
-        rules = Rules.from_spec(spec, int(players))
+        preset, _, rest = text.partition(":")
+        players, *knobs = rest.split(":")
+        try:
+            spec = preset + (":" + ",".join(knobs) if knobs else "")
+            tables.append((text, Rules.from_spec(spec, int(players))))
+        except (CratesError, ValueError) as exc:
+            parser.error(f"--tables: {text!r} is not PRESET:PLAYERS[:KNOBS...] ({exc})")
+    for text, rules in tables:
         t0 = time.perf_counter()
         a, e, k = table_gap(rules, args.games, args.seed, args.share, teacher_row, expert_row)
         gap, half = ci(a - e)

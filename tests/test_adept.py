@@ -613,3 +613,6 @@ def test_the_gap_example_reads_both_regrets_off_the_teachers_values(capsys):
     again = capsys.readouterr().out
     strip = re.compile(r" \(\d+ s\)")
     assert strip.sub("", again) == strip.sub("", first)
+    with pytest.raises(SystemExit):
+        gap.main(["--tables", "nosuch:2"])
+    assert "'nosuch:2' is not PRESET:PLAYERS" in capsys.readouterr().err
