@@ -58,25 +58,32 @@ MEASURED_FILE = "adept_measured.json"
 def adept_measured(rules):
     """(win_diff, lo, hi, deals, seed) of adept against expert on `rules`, or None where that
     rule set was not measured (analysis/adept_measured.json)."""
+    key = _rules_key(rules)
     for row in _measured_rows():
-        if (row["players"] == rules.players and Rules.from_spec(row["rules"], row["players"]).to_dict()
-                == rules.to_dict()):
+        if row["players"] == rules.players and _rules_key(Rules.from_spec(row["rules"], row["players"])) == key:
             return row["win_diff"], row["win_lo"], row["win_hi"], row["deals"], row["seed"]
     return None
+
+
+def _rules_key(rules) -> bytes:
+    """What makes two rule sets the same game: the kernels' rules array (the knobs alone do
+    not: crazy-eights and very-crazy-eights share them, their cards differ)."""
+    return rules.to_array().tobytes()
 
 
 #: what the file says it is, and the command that rebuilds it (`crates rebuild adept-measured`)
 MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: points of win rate, 95% CIs, "
                   "duplicate deals, seats rotated (issue 38; docs/strategies.md). Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` folders (--tables every on seed 42100, drawn:10:4201 on seed 42200, the four "
-                  "classic knob sets on seeds 43200-43203)")
+                  "adept,expert` folders (--tables three on seed 51100, then --tables every on seed 42100, "
+                  "drawn:10:4201 on seed 42200, the four classic knob sets on seeds 43200-43203)")
 
 
 def measured_rows(folders) -> list:
     """The rows of MEASURED_FILE from `crates compare --strategies adept,expert` folders: a
     --tables run's tables.csv (one row a table) or a single comparison's compare.json. A
-    folder of another pair, or of neither kind, is a CratesError."""
+    rule set measured in two folders keeps the first folder's row (give the newer
+    measurement first). A folder of another pair, or of neither kind, is a CratesError."""
     import csv
     from pathlib import Path
 
@@ -106,7 +113,13 @@ def measured_rows(folders) -> list:
                             100 * pair["win_diff"], 100 * pair["win_lo"], 100 * pair["win_hi"]))
         else:
             raise CratesError(f"{folder}: no tables.csv or compare.json (a `crates compare` folder)")
-    return rows
+    kept, seen = [], set()
+    for r in rows:
+        key = _rules_key(Rules.from_spec(r["rules"], r["players"]))
+        if key not in seen:
+            seen.add(key)
+            kept.append(r)
+    return kept
 
 
 def measured_text(rows) -> str:

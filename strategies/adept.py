@@ -23,7 +23,8 @@ shares is done once per decision:
 
 hidden = relu(b1 + W_ctx · context + W_opt · option); score = w2 · hidden + b2.
 One network per table kind (TABLES: the family, Crates or Crazy Eights, times
-partnerships or not). The weights are data: `adept.json` beside this module (rebuilt by
+partnerships or not); on the tables ROUTES names, the shipped set plays the networks of
+another set measured stronger there (`network_of`). The weights are data: `adept.json` beside this module (rebuilt by
 `crates train --player adept`, `crates_sim.runs.train_adept`), loaded once per process
 into a float64 buffer (`weights_buffer`) whose address the engine table carries (slot
 ENGINE_ADEPT), so the kernels are cached once whatever the weights. The buffer also holds
@@ -33,6 +34,7 @@ decision allocates nothing. A table kind without weights (or no buffer) plays gr
 
 import json
 import os
+from contextlib import contextmanager
 from importlib import resources
 
 import numpy as np
@@ -50,7 +52,9 @@ from crates_sim.cards import (
     K_DECK_N,
     K_DRAW_RULE,
     K_DRAW_WHEN_ABLE,
+    K_FIRST_DEALER,
     K_HAND_SIZE,
+    K_MAX_TURNS,
     K_NINE_COVERED,
     K_OUT,
     K_PENALTY,
@@ -81,6 +85,7 @@ from crates_sim.cards import (
     PH_COUNT,
     PH_PLAY,
     RANK0_CARDS,
+    RULES_LEN,
     SUIT0_CARDS,
 )
 from crates_sim.core.jit import kernel, leaf
@@ -186,6 +191,17 @@ N_TABLES = len(TABLES)
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json")
 N_NETS = len(NET_FILES)
+#: the tables on which the shipped set (0) plays another set's networks because they were
+#: measured stronger there: (preset, players, knobs, set). Issue 30's networks (set 3)
+#: were trained on these tables alone and beat the networks trained across tables on
+#: them (docs/strategies.md: classic individual by 6.4 points of win rate, Crazy Eights
+#: by 2.6, 4,000 deals; classic partnerships is level, -0.9 [-2.9, +1.0], so it keeps
+#: set 0). A table matches when its rules array equals the route's in every slot but
+#: ROUTE_IGNORES (who deals first, the turn cap). `adept:route=0` never routes: set 0's
+#: own networks everywhere (round 4's games). Routes apply only while set 0 is the
+#: shipped file: with $CRATES_ADEPT_WEIGHTS or `set_weights` on set 0 they are off.
+ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3))
+ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -194,10 +210,16 @@ BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
 #: the blocks from W0; the scratch
 #: from X0 (the context row, the first layer's context part, one option's hidden units,
 #: the option rows, the scores)
-FORMAT = 2.0
+FORMAT = 3.0
 N_SLOTS = N_NETS * N_TABLES
 W0 = 4 + N_SLOTS
-X0 = W0 + N_SLOTS * BLOCK
+#: the routes (ROUTES), after the blocks: [ROUTES_AT] how many are active (0: none, as
+#: when set 0 is not the shipped file), then each route's set of networks and the rules
+#: array (`Rules.to_array`) of its table
+ROUTE_LEN = 1 + RULES_LEN
+MAX_ROUTES = 4
+ROUTES_AT = W0 + N_SLOTS * BLOCK
+X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
 HCTX_AT = CTX_AT + N_CONTEXT
@@ -624,6 +646,36 @@ def table_of(obs):
 
 
 @leaf
+def _route_matches(obs, buf, at):
+    """Whether the game's rules (the view's copy) equal the route's at buf[at:] in every
+    slot but ROUTE_IGNORES (most tables differ in their first slots: family, players,
+    partnerships)."""
+    for k in range(RULES_LEN):
+        if float(obs[O_RULES + k]) != buf[at + k]:
+            ignored = False
+            for j in range(len(ROUTE_IGNORES)):
+                if k == ROUTE_IGNORES[j]:
+                    ignored = True
+            if not ignored:
+                return False
+    return True
+
+
+@leaf
+def network_of(obs, buf, net, route):
+    """The network slot a decision is scored by: set `net`'s network for the table kind
+    (`table_of`), or, for the shipped set (net 0) with `route` on, the set a route names
+    when the game's table is the route's (ROUTES)."""
+    kind = table_of(obs)
+    if route and net == 0 and buf.shape[0] >= BUFFER_LEN:
+        for r in range(int(buf[ROUTES_AT])):
+            at = ROUTES_AT + 1 + r * ROUTE_LEN
+            if _route_matches(obs, buf, at + 1):
+                return kind + N_TABLES * int(buf[at])
+    return kind + N_TABLES * net
+
+
+@leaf
 def scores_with(buf, table, n):
     """Whether `buf` holds this version's networks with one for `table`, and n options fit
     its scratch rows (else adept plays greedy and guided searches alone)."""
@@ -641,7 +693,9 @@ ADEPT_BUILTIN = Builtin(
     "but -10 to -15 with 2 players in classic, league, serbian and "
     "very-crazy-eights, and -21 to -26 on classic with draw_when_able=true or "
     "remove_ranks=QK; 0.4-1.0 us a turn over whole games on every preset, "
-    "1.5 with draw_when_able=true (expert: 50-300) "
+    "1.5 with draw_when_able=true (expert: 50-300); on classic 4 players "
+    "individual and crazy-eights 4 players it plays issue 30's networks, "
+    "stronger there (route) "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
@@ -658,16 +712,21 @@ ADEPT_BUILTIN = Builtin(
                                  "4 the fourth (the rules as inputs, two rounds across "
                                  "tables, before the focus tables; shipped before "
                                  "round 4)",
-                  whole=True)},
+                  whole=True),
+     "route": Param(1.0, 0.0, 1.0, "1: with net=0, play issue 30's networks (net=3) on "
+                                   "the two tables they are stronger on (classic 4 "
+                                   "players individual, crazy-eights 4 players); 0: "
+                                   "net's own networks everywhere",
+                    whole=True)},
     adapter="adept_entry")
-ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET = slots(ADEPT_BUILTIN)
+ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)
 
 
 @kernel
 def adept_choice(params, obs, hand, pile, options, rng, buf):
     """adept's option index, with the weights and scratch of `buf` (the weights buffer;
     a table kind without weights: greedy). params: temp (0: the best score), forget, three,
-    net (the set of networks, NET_FILES)."""
+    net (the set of networks, NET_FILES), route (ROUTES: `network_of`)."""
     phase = obs[O_PHASE]
     if phase == PH_ANNOUNCE:
         return announce_with(params[ADEPT_FORGET], rng)
@@ -676,8 +735,7 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     n = options.shape[0]
     if n == 1:
         return 0
-    table = table_of(obs)
-    table += N_TABLES * int(params[ADEPT_NET])  # the set of networks
+    table = network_of(obs, buf, int(params[ADEPT_NET]), params[ADEPT_ROUTE] != 0.0)
     if not scores_with(buf, table, n):
         return greedy_nb(params, obs, hand, pile, options, rng)
     best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE])
@@ -844,7 +902,25 @@ def weights_buffer() -> np.ndarray:
             path = chosen or shipped_weights_path(net)
             if chosen or os.path.exists(str(path)):
                 set_weights(read_weights(path), net)
+        if not os.environ.get(WEIGHTS_ENV):
+            set_routes(ROUTES)
     return _BUFFER[0]
+
+
+def set_routes(routes) -> None:
+    """Route set 0's decisions on these tables ((preset, players, knobs, set), as ROUTES)
+    to those sets' networks from now on; () turns routing off."""
+    from crates_sim.rules import Rules
+
+    if len(routes) > MAX_ROUTES:
+        raise CratesError(f"at most {MAX_ROUTES} adept routes")
+    buf = weights_buffer()
+    buf[ROUTES_AT:X0] = 0.0
+    for r, (preset, players, knobs, net_set) in enumerate(routes):
+        at = ROUTES_AT + 1 + r * ROUTE_LEN
+        buf[at] = net_set
+        buf[at + 1:at + ROUTE_LEN] = Rules.preset(preset, players, **knobs).to_array()
+    buf[ROUTES_AT] = len(routes)
 
 
 def weights_address() -> int:
@@ -856,7 +932,7 @@ def set_weights(nets: dict, net_set: int = 0) -> dict:
     """Play with networks {table kind name: net dict} from now on, as set `net_set`
     (kinds not named keep theirs; a net of None removes one: greedy). The buffer is
     rewritten in place, so engine tables already made see them. Returns the previous
-    networks."""
+    networks. The routes (ROUTES) stay as they are: `set_routes(())` turns them off."""
     buf = weights_buffer()
     old = current_weights(net_set)
     for name, net in nets.items():
@@ -869,6 +945,21 @@ def set_weights(nets: dict, net_set: int = 0) -> dict:
             buf[at:at + BLOCK] = pack(net)
             buf[4 + t] = net_width(net)
     return old
+
+
+@contextmanager
+def networks(nets: dict, net_set: int = 0, routes=()):
+    """Play with networks {table kind name: net dict} as set `net_set`, and these routes
+    (default: none), inside the block; the process's own networks and routes after it."""
+    buf = weights_buffer()
+    saved_routes = buf[ROUTES_AT:X0].copy()
+    old = set_weights(nets, net_set)
+    set_routes(routes)
+    try:
+        yield
+    finally:
+        set_weights(old, net_set)
+        buf[ROUTES_AT:X0] = saved_routes
 
 
 def current_weights(net_set: int = 0) -> dict:
@@ -885,7 +976,8 @@ def current_weights(net_set: int = 0) -> dict:
     return out
 
 
-def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0):
+def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0,
+                  route: bool = True):
     """adept's score of every option of a card decision with set `net_set`'s networks
     (points, higher is better: what `crates play --hint adept` shows), or None where it
     does not score (a call, an announcement, a single option, a table kind without a
@@ -895,8 +987,8 @@ def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0
     n = len(options)
     if phase not in (PH_PLAY, PH_COUNT, PH_AGAIN) or n < 2 or n > MAX_OPTIONS:
         return None
-    table = int(table_of(obs)) + N_TABLES * int(net_set)
     buf = weights_buffer()
+    table = int(network_of(np.asarray(obs, dtype=np.int64), buf, int(net_set), bool(route)))
     if buf[4 + table] == 0.0:
         return None
     score_options(obs, hand, pile, options, buf, table, float(three))

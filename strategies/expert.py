@@ -64,7 +64,13 @@ from crates_sim.core.rng_nb import next_u64, rand_unit
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
-from crates_sim.strategies.adept import BUFFER_LEN, SCORES_AT, score_options, scores_with, table_of
+from crates_sim.strategies.adept import (
+    BUFFER_LEN,
+    SCORES_AT,
+    network_of,
+    score_options,
+    scores_with,
+)
 from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED
 from crates_sim.strategies.pimc import (
     _deal_hidden,
@@ -234,7 +240,7 @@ def net_scores(obs, hand, pile, options, engine, scores):
     if address == 0:
         return False
     buf = float_array_at(address, BUFFER_LEN)
-    table = table_of(obs)
+    table = network_of(obs, buf, 0, True)  # adept's (the shipped set's, routed)
     n = options.shape[0]
     if not scores_with(buf, table, n):
         return False

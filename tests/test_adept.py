@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from crates_sim import Rules
 from crates_sim.cli.main import cli
 from crates_sim.engine.api import run_games
+from crates_sim.errors import CratesError
 from crates_sim.rules import PRESETS
 from crates_sim.runs.train_adept import Block, Data, choice_report, fit_net, play_block, scores
 from crates_sim.strategies import adept as A
@@ -168,7 +169,6 @@ def test_a_fit_beats_its_start_on_held_out_decisions(block):
 
 
 def test_bad_weights_files_are_one_line_errors(tmp_path):
-    from crates_sim.errors import CratesError
 
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
@@ -222,7 +222,6 @@ def test_crates_train_adept_learns_resumes_and_reproduces(tmp_path):
 
 
 def test_focus_tables_join_the_games_from_their_round(tmp_path):
-    from crates_sim.errors import CratesError
     from crates_sim.runs.train_adept import train_adept
 
     three, two = Rules.preset("crazy-eights", 3), Rules.preset("crazy-eights", 2)
@@ -533,7 +532,6 @@ def test_older_weights_files_get_zero_weights_on_the_inputs_they_lack(tmp_path):
     bad = json.loads(path.read_text())
     bad["context_features"] = ctx + ["no_such_input"]
     path.write_text(json.dumps(bad))
-    from crates_sim.errors import CratesError
     with pytest.raises(CratesError, match="another network"):
         A.read_weights(path)
 
@@ -616,3 +614,63 @@ def test_the_gap_example_reads_both_regrets_off_the_teachers_values(capsys):
     with pytest.raises(SystemExit):
         gap.main(["--tables", "nosuch:2"])
     assert "'nosuch:2' is not PRESET:PLAYERS" in capsys.readouterr().err
+
+
+#: the same games of round 4's networks (issue 38, shipped in commit 5f8d637),
+#: recorded before the routes: adept:route=0 must keep playing them
+ROUND_4_GAMES = {
+    ("classic", True): (11256, "efa9cacc39034e9c"),
+    ("classic", False): (11240, "79cbd5f9bdd7ddde"),
+    ("crazy-eights", None): (7334, "d8da3f00880a8be0"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(ROUND_4_GAMES, key=str))
+def test_route_0_plays_round_4s_games(table):
+    assert _net_games("0:route=0", table) == ROUND_4_GAMES[table]
+
+
+def _totals(rules, spec, games=3):
+    return run_games(rules, [spec] * rules.players, 7, 0, games, detail="games").games["total"].tolist()
+
+
+@pytest.mark.parametrize("preset,knobs,routed", [
+    ("classic", {"partnerships": False}, True),
+    ("classic", {"partnerships": False, "first_dealer": "random"}, True),  # who deals: ignored
+    ("crazy-eights", {}, True),
+    ("classic", {}, False),  # partnerships: round 4 is level with issue 30's there
+    ("classic", {"partnerships": False, "spare_three": 5}, False),  # another knob: another table
+    ("crazy-eights", {"hand_size": 7}, False),
+])
+def test_the_routes_play_issue_30s_networks_on_their_own_tables(preset, knobs, routed):
+    rules = Rules.preset(preset, 4, **knobs)
+    shipped = _totals(rules, "adept")
+    assert (shipped == _totals(rules, "adept:net=3")) is routed
+    assert (shipped == _totals(rules, "adept:route=0")) is not routed
+
+
+def test_routes_off_play_the_shipped_set_everywhere():
+    rules = Rules.preset("classic", 4, partnerships=False)
+    A.set_routes(())
+    try:
+        assert _totals(rules, "adept") == _totals(rules, "adept:route=0")
+    finally:
+        A.set_routes(A.ROUTES)
+    assert _totals(rules, "adept") == _totals(rules, "adept:net=3")
+    with pytest.raises(CratesError, match="at most"):
+        A.set_routes(A.ROUTES * 3)
+
+
+def test_the_hint_scores_with_the_routed_network():
+    from crates_sim.play.step import Table
+
+    table = Table(Rules.preset("classic", 4, partnerships=False), [None] * 4, 8, 0)
+    seen = 0
+    while not table.over and seen < 3:
+        values = table.hint_values("adept")
+        if values is not None:
+            assert values == table.hint_values("adept:net=3")
+            assert values != table.hint_values("adept:route=0")
+            seen += 1
+        table.answer(table.pending.options[0])
+    assert seen == 3

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from crates_sim.cli.main import cli
+from crates_sim.rules import Rules
 
 
 def invoke(*args):
@@ -164,3 +165,25 @@ def test_adept_measured_gathers_compare_folders_into_what_ships(tmp_path, monkey
         (every / "tables.csv").read_text().replace("adept,expert", "adept,tuned"))
     result = CliRunner().invoke(cli, ["rebuild", "adept-measured", str(every)])
     assert result.exit_code != 0 and "not adept with expert" in result.output
+
+
+def test_adept_measured_keeps_the_first_folders_row_and_tells_eights_from_very_crazy(tmp_path):
+    """A rule set in two folders keeps the first folder's row (the newer measurement goes
+    first); crazy-eights and very-crazy-eights share their knobs but are two rule sets."""
+    from crates_sim.analysis import players as P
+
+    header = "table,rules,players,partnerships,seed,deals,a,b,win_diff,win_lo,win_hi,us_a,us_b,command\n"
+    new, old = tmp_path / "new", tmp_path / "old"
+    for folder, rows in ((new, "00-c,classic:partnerships=False,4,False,51101,1000,adept,expert,3.6,-0.4,7.6,1,1,x\n"),
+                         (old, "00-c,classic:partnerships=False,4,False,42103,1000,adept,expert,-2.0,-6.0,2.0,1,1,x\n"
+                               "01-e,crazy-eights,2,False,42113,1000,adept,expert,4.5,0.5,8.5,1,1,x\n"
+                               "02-v,very-crazy-eights,2,False,42118,1000,adept,expert,-9.9,-13.9,-5.9,1,1,x\n")):
+        folder.mkdir()
+        (folder / "tables.csv").write_text(header + rows)
+    rows = P.measured_rows([new, old])
+    assert [(r["rules"], r["seed"]) for r in rows] == [
+        ("classic:partnerships=False", 51101), ("crazy-eights", 42113), ("very-crazy-eights", 42118)]
+    # the shipped file: very-crazy-eights with 2 players is its own row, not crazy-eights'
+    assert P.adept_measured(Rules.preset("very-crazy-eights", 2))[4] == 42118
+    assert P.adept_measured(Rules.preset("crazy-eights", 2))[4] == 42113
+    assert P.adept_measured(Rules.preset("classic", 4, partnerships=False))[4] == 51101

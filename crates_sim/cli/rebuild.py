@@ -161,10 +161,11 @@ def adept_measured(folders, write):
     print beside every skill measure (analysis/adept_measured.json).
 
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
-    tables.csv) or one comparison (its compare.json). Without --write the file's text is
-    printed. The shipped file comes from the runs in docs/strategies.md ("One player for
-    every table": --tables every on seed 42100, --tables drawn:10:4201 on seed 42200, four
-    classic knob sets on seeds 43200-43203; about 45 minutes on 2 cores in all).
+    tables.csv) or one comparison (its compare.json); a rule set in two folders keeps the
+    first folder's row. Without --write the file's text is printed. The shipped file comes
+    from the runs in docs/strategies.md, in this order: --tables three on seed 51100 (the
+    routed tables, "Routes"), --tables every on seed 42100, --tables drawn:10:4201 on seed
+    42200, four classic knob sets on seeds 43200-43203 (about 48 minutes on 2 cores in all).
 
     \b
     Examples:

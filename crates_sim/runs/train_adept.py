@@ -98,10 +98,6 @@ def _mover(weights):
     from ..strategy import addresses, resolve
 
     spec = "apprentice" if weights is None else "adept"
-    if weights is not None:
-        from ..strategies.adept import read_weights, set_weights
-
-        set_weights(read_weights(weights))
     (sid,), (row,) = resolve([spec])  # the one seat's id and parameters
     return int(sid), row, int(addresses([spec])[0])
 
@@ -110,7 +106,17 @@ def play_block(block: Block) -> dict:
     """Play a block of games and record the teacher's values at sampled decisions:
     {'ctx': (D, N_CONTEXT), 'rows': (R, N_OPTION), 'decision': (R,) decision of each row,
     'value': (R,) the teacher's value of the row's option, 'game': (D,), 'kind': (D,)
-    table kind (adept.TABLES), 'start': the block's first game}."""
+    table kind (adept.TABLES), 'start': the block's first game}. The mover plays the
+    block's networks on every table (no routes); the process's own are back after."""
+    from contextlib import nullcontext
+
+    from ..strategies.adept import networks, read_weights
+
+    with nullcontext() if block.weights is None else networks(read_weights(block.weights)):
+        return _play_block(block)
+
+
+def _play_block(block: Block) -> dict:
     from ..engine import engine_nb as nb
     from ..play.step import Table
     from ..strategies.adept import N_CONTEXT, N_OPTION, fill_rows, table_kind
