@@ -186,21 +186,27 @@ N_TABLES = len(TABLES)
 #: guided's first figures were measured with them); 2: the second (the pressure inputs,
 #: one network of 32 units a table); 3: the third (two members averaged, trained on the
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
-#: rounds 1 and 2 of the training across tables, shipped until its round 3). A file names
+#: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
+#: the two-player specialists of classic, league and serbian, each trained on its table
+#: alone (`crates train --player adept --preset P --players 2`). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
-NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json")
+NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
+             "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json")
 N_NETS = len(NET_FILES)
 #: the tables on which the shipped set (0) plays another set's networks because they were
-#: measured stronger there: (preset, players, knobs, set). Issue 30's networks (set 3)
-#: were trained on these tables alone and beat the networks trained across tables on
-#: them (docs/strategies.md: classic individual by 6.4 points of win rate, Crazy Eights
-#: by 2.6, 4,000 deals; classic partnerships is level, -0.9 [-2.9, +1.0], so it keeps
-#: set 0). A table matches when its rules array equals the route's in every slot but
-#: ROUTE_IGNORES (who deals first, the turn cap). `adept:route=0` never routes: set 0's
-#: own networks everywhere (round 4's games). Routes apply only while set 0 is the
-#: shipped file: with $CRATES_ADEPT_WEIGHTS or `set_weights` on set 0 they are off.
-ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3))
+#: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
+#: on its tables alone and beats the networks trained across tables there
+#: (docs/strategies.md, "Routes"): issue 30's (set 3) on classic individual play and
+#: Crazy Eights with 4 players (classic partnerships is level, so it keeps set 0), and
+#: the two-player specialists on their presets. A table matches when its rules array
+#: equals the route's in every slot but ROUTE_IGNORES (who deals first, the turn cap); a
+#: route to a set without a network of the table's kind is not taken. `adept:route=0`
+#: never routes: set 0's own networks everywhere (round 4's games). Routes apply only
+#: while set 0 is the shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside
+#: `networks(...)` (how `crates train` plays each round's own networks).
+ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
+          ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -217,7 +223,7 @@ W0 = 4 + N_SLOTS
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
 #: array (`Rules.to_array`) of its table
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 4
+MAX_ROUTES = 8
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -671,7 +677,9 @@ def network_of(obs, buf, net, route):
         for r in range(int(buf[ROUTES_AT])):
             at = ROUTES_AT + 1 + r * ROUTE_LEN
             if _route_matches(obs, buf, at + 1):
-                return kind + N_TABLES * int(buf[at])
+                slot = kind + N_TABLES * int(buf[at])
+                if buf[4 + slot] != 0.0:  # that set has a network of this kind
+                    return slot
     return kind + N_TABLES * net
 
 
@@ -702,7 +710,7 @@ ADEPT_BUILTIN = Builtin(
      "forget": FORGET,
      "three": Param(0.0, -1000.0, 1000.0, "card points a 3 is worth keeping: > 0 "
                                           "hoards 3s, < 0 dumps them"),
-     "net": Param(0.0, 0.0, 4.0, "which networks: 0 the shipped ones (trained across "
+     "net": Param(0.0, 0.0, N_NETS - 1.0, "which networks: 0 the shipped ones (trained across "
                                  "tables, the rules as inputs), 1 the first "
                                  "(docs/findings.md's adept figures were measured "
                                  "with them), 2 the second (the pressure inputs, one "
@@ -711,12 +719,15 @@ ADEPT_BUILTIN = Builtin(
                                  "crazy-eights; shipped before the rules were inputs), "
                                  "4 the fourth (the rules as inputs, two rounds across "
                                  "tables, before the focus tables; shipped before "
-                                 "round 4)",
+                                 "round 4), 5-7 the two-player specialists of "
+                                 "classic, league and serbian",
                   whole=True),
-     "route": Param(1.0, 0.0, 1.0, "1: with net=0, play issue 30's networks (net=3) on "
-                                   "the two tables they are stronger on (classic 4 "
-                                   "players individual, crazy-eights 4 players); 0: "
-                                   "net's own networks everywhere",
+     "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
+                                   "alone where they are stronger: issue 30's (net=3) "
+                                   "on classic 4 players individual and crazy-eights 4 "
+                                   "players, the specialists (net=5-7) on classic, "
+                                   "league and serbian with 2 players; 0: net's own "
+                                   "networks everywhere",
                     whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)

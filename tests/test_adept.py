@@ -634,19 +634,25 @@ def _totals(rules, spec, games=3):
     return run_games(rules, [spec] * rules.players, 7, 0, games, detail="games").games["total"].tolist()
 
 
-@pytest.mark.parametrize("preset,knobs,routed", [
-    ("classic", {"partnerships": False}, True),
-    ("classic", {"partnerships": False, "first_dealer": "random"}, True),  # who deals: ignored
-    ("crazy-eights", {}, True),
-    ("classic", {}, False),  # partnerships: round 4 is level with issue 30's there
-    ("classic", {"partnerships": False, "spare_three": 5}, False),  # another knob: another table
-    ("crazy-eights", {"hand_size": 7}, False),
+@pytest.mark.parametrize("preset,players,knobs,routed", [
+    ("classic", 4, {"partnerships": False}, 3),
+    ("classic", 4, {"partnerships": False, "first_dealer": "random"}, 3),  # who deals: ignored
+    ("crazy-eights", 4, {}, 3),
+    ("classic", 2, {}, 5),
+    ("league", 2, {}, 6),
+    ("serbian", 2, {}, 7),
+    ("classic", 4, {}, None),  # partnerships: round 4 is level with issue 30's there
+    ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
+    ("crazy-eights", 4, {"hand_size": 7}, None),
+    ("classic", 3, {}, None),
+    ("very-crazy-eights", 2, {}, None),
 ])
-def test_the_routes_play_issue_30s_networks_on_their_own_tables(preset, knobs, routed):
-    rules = Rules.preset(preset, 4, **knobs)
+def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
+    rules = Rules.preset(preset, players, **knobs)
     shipped = _totals(rules, "adept")
-    assert (shipped == _totals(rules, "adept:net=3")) is routed
-    assert (shipped == _totals(rules, "adept:route=0")) is not routed
+    assert (shipped == _totals(rules, "adept:route=0")) is (routed is None)
+    if routed is not None:
+        assert shipped == _totals(rules, f"adept:net={routed}")
 
 
 def test_routes_off_play_the_shipped_set_everywhere():
@@ -659,6 +665,14 @@ def test_routes_off_play_the_shipped_set_everywhere():
     assert _totals(rules, "adept") == _totals(rules, "adept:net=3")
     with pytest.raises(CratesError, match="at most"):
         A.set_routes(A.ROUTES * 3)
+    # a route to a set without a network of the table's kind (set 5: Crates individual
+    # only) is not taken
+    partners = Rules.preset("classic", 4)
+    A.set_routes((("classic", 4, {}, 5),))
+    try:
+        assert _totals(partners, "adept") == _totals(partners, "adept:route=0")
+    finally:
+        A.set_routes(A.ROUTES)
 
 
 def test_the_hint_scores_with_the_routed_network():

@@ -163,9 +163,10 @@ def adept_measured(folders, write):
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
     tables.csv) or one comparison (its compare.json); a rule set in two folders keeps the
     first folder's row. Without --write the file's text is printed. The shipped file comes
-    from the runs in docs/strategies.md, in this order: --tables three on seed 51100 (the
-    routed tables, "Routes"), --tables every on seed 42100, --tables drawn:10:4201 on seed
-    42200, four classic knob sets on seeds 43200-43203 (about 48 minutes on 2 cores in all).
+    from the runs in docs/strategies.md, in this order: the routed tables ("Routes":
+    classic, league and serbian with 2 players on seeds 51400-51402, --tables three on
+    seed 51100), --tables every on seed 42100, --tables drawn:10:4201 on seed 42200, four
+    classic knob sets on seeds 43200-43203 (about 50 minutes on 2 cores in all).
 
     \b
     Examples:
