@@ -116,7 +116,8 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
           (adept's shipped networks, every table: docs/strategies.md)
       crates train --player adept --tables three --members 2 --rounds 3 --games 6000 \\
           --out train/adept3   (adept:net=3's networks)
-      crates train --player adept --preset crazy-eights --games 400 --out train/ad8
+      crates train --player adept --preset league --players 2 --rounds 3 --games 4000 \\
+          --out train/adept-league-2p   (the two-player league specialist, adept:net=6)
 
     With --player adept each round plays --games games in which the teacher (pimc or
     expert) values every option of a --sample of the card decisions from the mover's
