@@ -24,8 +24,9 @@ shares is done once per decision:
 hidden = relu(b1 + W_ctx · context + W_opt · option); score = w2 · hidden + b2.
 One network per table kind (TABLES: the family, Crates or Crazy Eights, times
 partnerships or not); on the tables ROUTES names, the shipped set plays the networks of
-another set measured stronger there (`network_of`). The weights are data: `adept.json` beside this module (rebuilt by
-`crates train --player adept`, `crates_sim.runs.train_adept`), loaded once per process
+another set measured stronger there (`network_of`). The weights are data: `adept.json`
+beside this module (rebuilt by `crates train --player adept`,
+`crates_sim.runs.train_adept`), loaded once per process
 into a float64 buffer (`weights_buffer`) whose address the engine table carries (slot
 ENGINE_ADEPT), so the kernels are cached once whatever the weights. The buffer also holds
 the scratch of the decision being made (a process plays one decision at a time), so a
