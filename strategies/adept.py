@@ -188,26 +188,29 @@ N_TABLES = len(TABLES)
 #: one network of 32 units a table); 3: the third (two members averaged, trained on the
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
 #: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
-#: the two-player specialists of classic, league and serbian, each trained on its table
-#: alone (`crates train --player adept --preset P --players 2`). A file names
+#: the two-player specialists of classic, league and serbian, and 8 league's with three
+#: players, each trained on its table alone (`crates train --player adept --preset P
+#: --players N`). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
-             "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json")
+             "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
+             "adept-league-3p.json")
 N_NETS = len(NET_FILES)
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
 #: (docs/strategies.md, "Routes"): issue 30's (set 3) on classic individual play and
 #: Crazy Eights with 4 players (classic partnerships is level, so it keeps set 0), and
-#: the two-player specialists on their presets. A table matches when its rules array
+#: the specialists on their tables. A table matches when its rules array
 #: equals the route's in every slot but ROUTE_IGNORES (who deals first, the turn cap); a
 #: route to a set without a network of the table's kind is not taken. `adept:route=0`
 #: never routes: set 0's own networks everywhere (round 4's games). Routes apply only
 #: while set 0 is the shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside
 #: `networks(...)` (how `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
-          ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7))
+          ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
+          ("league", 3, {}, 8))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -697,10 +700,10 @@ ADEPT_BUILTIN = Builtin(
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
-    "(`crates train --player adept`); against expert: -7.8 to +10.8 points of "
+    "(`crates train --player adept`), and on six tables a network trained on "
+    "that table alone (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
-    "-7 to -12 with 2 players in classic, league and serbian (where it plays a "
-    "specialist trained on that table alone: route), -10 in very-crazy-eights "
+    "-7 to -12 with 2 players in classic, league and serbian, -10 in very-crazy-eights "
     "with 2, and -21 to -26 on classic with draw_when_able=true or "
     "remove_ranks=QK; 0.4-1.1 us a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300) "
@@ -720,14 +723,15 @@ ADEPT_BUILTIN = Builtin(
                                  "4 the fourth (the rules as inputs, two rounds across "
                                  "tables, before the focus tables; shipped before "
                                  "round 4), 5-7 the two-player specialists of "
-                                 "classic, league and serbian",
+                                 "classic, league and serbian, 8 league's with 3 "
+                                 "players",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=5-7) on classic, "
-                                   "league and serbian with 2 players; 0: net's own "
-                                   "networks everywhere",
+                                   "players, the specialists (net=5-8) on classic, "
+                                   "league and serbian with 2 players and league with "
+                                   "3; 0: net's own networks everywhere",
                     whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)

@@ -641,6 +641,7 @@ def _totals(rules, spec, games=3):
     ("classic", 2, {}, 5),
     ("league", 2, {}, 6),
     ("serbian", 2, {}, 7),
+    ("league", 3, {}, 8),
     ("classic", 4, {}, None),  # partnerships: round 4 is level with issue 30's there
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
