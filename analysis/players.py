@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 
 from crates_sim.rules import Rules
@@ -160,9 +161,17 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
+        from crates_sim.strategies.adept import route_of
+
         measured = adept_measured(rules)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
                    "drawn knob sets; docs/strategies.md")
+        if route_of(rules) is not None:
+            if re.search(r"route\s*=\s*0", str(spec)):  # round 4's networks: the file measures the routed one
+                return (f"{trained}; with route=0 it plays the networks trained across tables, whose "
+                        f"figure on this rule set is in docs/strategies.md (Routes)")
+            trained = ("on this rule set it plays a network trained on it alone (docs/strategies.md, "
+                       "Routes)")
         if measured is None:
             return (f"{trained}; measured against expert on every preset and player count and on "
                     f"fourteen knob sets, but not on this rule set")

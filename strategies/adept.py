@@ -938,6 +938,20 @@ def set_routes(routes) -> None:
     buf[ROUTES_AT] = len(routes)
 
 
+def route_of(rules):
+    """The set of networks the shipped adept (net=0, route=1) plays on `rules` by a route
+    (ROUTES), or None where none matches."""
+    array = rules.to_array().astype(np.float64)
+    keep = np.ones(RULES_LEN, dtype=bool)
+    keep[list(ROUTE_IGNORES)] = False
+    buf = weights_buffer()
+    for r in range(int(buf[ROUTES_AT])):
+        at = ROUTES_AT + 1 + r * ROUTE_LEN
+        if np.array_equal(buf[at + 1:at + ROUTE_LEN][keep], array[keep]):
+            return int(buf[at])
+    return None
+
+
 def weights_address() -> int:
     """The address of this process's weights buffer (for the engine table)."""
     return int(weights_buffer().ctypes.data)

@@ -187,3 +187,18 @@ def test_adept_measured_keeps_the_first_folders_row_and_tells_eights_from_very_c
     assert P.adept_measured(Rules.preset("very-crazy-eights", 2))[4] == 42118
     assert P.adept_measured(Rules.preset("crazy-eights", 2))[4] == 42113
     assert P.adept_measured(Rules.preset("classic", 4, partnerships=False))[4] == 51101
+
+
+def test_the_pages_say_when_adept_plays_a_specialist():
+    """On a routed rule set `balance` and `design` say adept plays a network trained there
+    alone, and do not give the routed player's figure for adept:route=0."""
+    from crates_sim.analysis.players import validation
+    from crates_sim.strategies.adept import route_of
+
+    assert route_of(Rules.preset("classic", 2)) == 5
+    assert route_of(Rules.preset("classic", 2, first_dealer="random")) == 5
+    assert route_of(Rules.preset("classic", 3)) is None
+    routed = validation("adept", Rules.preset("league", 3))
+    assert "seed 51404" in routed and "trained on it alone" in routed
+    assert "seed" not in validation("adept:route=0", Rules.preset("league", 3))
+    assert "trained on it alone" not in validation("adept", Rules.preset("league", 4))
