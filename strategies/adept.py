@@ -77,6 +77,7 @@ from crates_sim.cards import (
     O_SEAT,
     O_SEATS,
     O_STOCK_N,
+    OBS_LEN,
     OS_TOTAL,
     OS_VOID_FREE,
     OS_VOIDS,
@@ -940,16 +941,14 @@ def set_routes(routes) -> None:
 
 def route_of(rules):
     """The set of networks the shipped adept (net=0, route=1) plays on `rules` by a route
-    (ROUTES), or None where none matches."""
-    array = rules.to_array().astype(np.float64)
-    keep = np.ones(RULES_LEN, dtype=bool)
-    keep[list(ROUTE_IGNORES)] = False
-    buf = weights_buffer()
-    for r in range(int(buf[ROUTES_AT])):
-        at = ROUTES_AT + 1 + r * ROUTE_LEN
-        if np.array_equal(buf[at + 1:at + ROUTE_LEN][keep], array[keep]):
-            return int(buf[at])
-    return None
+    (ROUTES), or None where it plays its own: the kernel's `network_of` on a view that
+    holds only the rules."""
+    obs = np.zeros(OBS_LEN, dtype=np.int64)
+    obs[O_RULES:O_RULES + RULES_LEN] = rules.to_array()
+    obs[O_FAMILY] = FAMILY_EIGHTS if rules.family == "eights" else 0
+    obs[O_PARTNER] = 2 if rules.partnerships else -1  # a partner's seat, or none
+    slot = int(network_of(obs, weights_buffer(), 0, True))
+    return None if slot < N_TABLES else slot // N_TABLES
 
 
 def weights_address() -> int:
