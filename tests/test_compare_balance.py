@@ -9,10 +9,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+import crates_sim.analysis.compare as compare_module
 import crates_sim.engine.api as engine
 from crates_sim.analysis.balance import balance, summary_lines
 from crates_sim.analysis.blocks import labels_for, rotations
 from crates_sim.analysis.compare import analyse, compare, pair_table, ranking_table
+from crates_sim.analysis.render import Document
 from crates_sim.cli.design import split_variants
 from crates_sim.cli.main import cli
 from crates_sim.errors import CratesError
@@ -43,8 +45,12 @@ def test_rotations_put_every_strategy_in_every_seat():
     assert labels_for(["greedy", "greedy", "random"]) == ["greedy#1", "greedy#2", "random"]
 
 
-def test_identical_strategies_differ_significantly_at_the_expected_rate(fake, tmp_path):
-    # "greedy" and "greedy:copy" play identically in the fake engine, with independent noise
+def test_identical_strategies_differ_significantly_at_the_expected_rate(fake, tmp_path, monkeypatch):
+    # "greedy" and "greedy:copy" play identically in the fake engine, with independent noise.
+    # The rate is the statistics' (compare.analyse), so the 30 runs skip writing their pages:
+    # the figures were nine tenths of this test's time; the tests below check the page.
+    monkeypatch.setattr(compare_module, "document", lambda *a, **k: Document("not written"))
+    monkeypatch.setattr(Document, "write", lambda self, path: {})
     significant = 0
     runs = 30
     for seed in range(runs):
