@@ -206,6 +206,7 @@ def _run(args, folder: Path):
             shutil.rmtree(made)
 
 
+@pytest.mark.figures  # every page's figures drawn, as a user runs them (tests/conftest.py)
 def test_every_help_example_runs_as_printed(tmp_path, monkeypatch, capsys):
     pytest.importorskip("distributed")  # examples run on local:1 Dask clusters
     _scratch_shipped_files(tmp_path, monkeypatch)

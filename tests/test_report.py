@@ -29,6 +29,7 @@ def _check_complete(paths, folder: Path, stem="report"):
     return html, md
 
 
+@pytest.mark.figures
 @pytest.mark.parametrize("partnerships", [True, False])
 def test_synthetic_report_has_every_section_and_figure(tmp_path, partnerships):
     ds = write_dataset(tmp_path / "ds", games=120, partnerships=partnerships,
@@ -77,6 +78,7 @@ def test_help_has_examples():
         assert res.exit_code == 0 and "Examples" in res.output
 
 
+@pytest.mark.figures
 def test_report_of_a_small_real_run(tmp_path):
     import crates_sim
 
