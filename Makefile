@@ -28,11 +28,11 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(BIN)/crates demo --deals 20000 --seed 1 --out results/demo
 
-# the suite on two workers (pytest-xdist), a module to a worker so that a module's fixtures
-# are made once: on CI's two cores a cold run takes about 60% of one worker's time
-# (tests/conftest.py starts the slowest modules first); `pytest -n 0` runs it in one process
+# the suite on two workers (pytest-xdist), a module (or class) to a worker so that a
+# module's fixtures are made once, in tests/conftest.py's order (the slowest first, the
+# help examples in two halves); `pytest -n 0` runs it in one process
 test: setup
-	$(BIN)/python -m pytest -n 2 --dist loadscope
+	$(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder
 
 # rlcard: RLCard's uno is the yardstick of the PettingZoo environment's step
 bench: setup

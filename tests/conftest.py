@@ -24,8 +24,9 @@ def warm_engine():
 
 
 #: the modules that take longest (seconds on two cores, cold: `pytest --durations`), run
-#: first so that `make test`'s two workers (pytest-xdist, --dist loadscope) end together:
-#: a long module started last would leave one core idle while it runs
+#: first so that `make test`'s two workers (pytest-xdist, --dist loadscope, in this order:
+#: --no-loadscope-reorder) end together: a long module started last would leave one core
+#: idle while it runs. The help examples come in two halves (two classes), one a worker
 SLOW_FIRST = ("test_help_examples.py", "test_pasted_commands.py", "test_compare_balance.py",
               "test_report.py", "test_loss_map.py", "test_dask_analysis.py")
 

@@ -4,7 +4,8 @@ Contract: the examples are the lines of `crates --help` and of each command's --
 start with `crates ` (a line ending in `\\` continues on the next; two spaces or more end
 the command and start its description; `| less` and the like are cut off). They run in the
 order printed (the group's help first, then each command's, as `crates --help` lists them),
-one after another in one temporary folder, as a user pasting them would: an example may
+one after another in a temporary folder (two parts, each in a folder of its own:
+FIRST_PART_ENDS), as a user pasting them would: an example may
 read what an earlier one wrote, and two examples writing one folder would collide.
 Each is scaled down before it runs: game, budget, round and rung counts made tiny, sweep
 grids cut to 2 points, --workers 1 where it is free to choose, `$(cat FILE)` read, absolute
@@ -206,8 +207,21 @@ def _run(args, folder: Path):
             shutil.rmtree(made)
 
 
-@pytest.mark.figures  # every page's figures drawn, as a user runs them (tests/conftest.py)
-def test_every_help_example_runs_as_printed(tmp_path, monkeypatch, capsys):
+#: the examples run in two parts, each in a folder of its own, so that `make test`'s two
+#: workers share them (about 100 s each on two cores): the helps up to and including this
+#: one, and the rest. No example of the second part reads what one of the first wrote.
+FIRST_PART_ENDS = "crates compare"
+
+
+def parts() -> tuple[list, list]:
+    """EXAMPLES split after the last example of FIRST_PART_ENDS's help."""
+    last = max(i for i, (where, _) in enumerate(EXAMPLES) if where == FIRST_PART_ENDS)
+    return EXAMPLES[:last + 1], EXAMPLES[last + 1:]
+
+
+def run_examples(examples, tmp_path, monkeypatch, capsys):
+    """Run `examples` in order in tmp_path, as printed (scaled: the module doc); fail on any
+    that exits non-zero."""
     pytest.importorskip("distributed")  # examples run on local:1 Dask clusters
     _scratch_shipped_files(tmp_path, monkeypatch)
     shutil.copy(ROOT / "examples" / "strategies.py", tmp_path / "mybots.py")
@@ -216,7 +230,7 @@ def test_every_help_example_runs_as_printed(tmp_path, monkeypatch, capsys):
         shutil.copy(ROOT / "examples" / name, tmp_path / "examples" / name)
     monkeypatch.chdir(tmp_path)
     failures, timings = [], []
-    for where, command in EXAMPLES:
+    for where, command in examples:
         args = scaled(command, tmp_path)
         if where in NOT_RUN or (args[:2] == ["rebuild", "thumb"] and not _HAS_SKLEARN):
             continue
@@ -228,5 +242,23 @@ def test_every_help_example_runs_as_printed(tmp_path, monkeypatch, capsys):
                             f"{result.exit_code}: {result.output.strip()[-600:]!s} {result.exception!r}")
     with capsys.disabled():
         slowest = ", ".join(f"{s:.1f} s {c[:40]}" for s, c in sorted(timings, reverse=True)[:3])
-        print(f"\n{len(EXAMPLES)} help examples run ({sum(s for s, _ in timings):.0f} s; slowest: {slowest})")
+        print(f"\n{len(examples)} help examples run ({sum(s for s, _ in timings):.0f} s; slowest: {slowest})")
     assert not failures, "\n".join(failures)
+
+
+def test_the_two_parts_hold_every_example_once():
+    first, second = parts()
+    assert first and second and first + second == EXAMPLES
+
+
+# Two classes, not one parametrized test: `--dist loadscope` gives each class to a worker.
+@pytest.mark.figures  # every page's figures drawn, as a user runs them (tests/conftest.py)
+class TestEveryHelpExampleRunsAsPrinted:
+    def test_up_to_compare(self, tmp_path, monkeypatch, capsys):
+        run_examples(parts()[0], tmp_path, monkeypatch, capsys)
+
+
+@pytest.mark.figures
+class TestEveryHelpExampleRunsAsPrintedFromCompile:
+    def test_from_compile_on(self, tmp_path, monkeypatch, capsys):
+        run_examples(parts()[1], tmp_path, monkeypatch, capsys)
