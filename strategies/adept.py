@@ -189,14 +189,14 @@ N_TABLES = len(TABLES)
 #: one network of 32 units a table); 3: the third (two members averaged, trained on the
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
 #: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
-#: the two-player specialists of classic, league and serbian, and 8 league's with three
-#: players, each trained on its table alone (`crates train --player adept --preset P
+#: the two-player specialists of classic, league and serbian, 8 league's with three
+#: players and 9 classic's with three, each trained on its table alone (`crates train --player adept --preset P
 #: --players N`). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
-             "adept-league-3p.json")
+             "adept-league-3p.json", "adept-classic-3p.json")
 N_NETS = len(NET_FILES)
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
@@ -211,7 +211,7 @@ N_NETS = len(NET_FILES)
 #: `networks(...)` (how `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
           ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
-          ("league", 3, {}, 8))
+          ("league", 3, {}, 8), ("classic", 3, {}, 9))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -724,15 +724,15 @@ ADEPT_BUILTIN = Builtin(
                                  "4 the fourth (the rules as inputs, two rounds across "
                                  "tables, before the focus tables; shipped before "
                                  "round 4), 5-7 the two-player specialists of "
-                                 "classic, league and serbian, 8 league's with 3 "
-                                 "players",
+                                 "classic, league and serbian, 8 and 9 league's and "
+                                 "classic's with 3 players",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=5-8) on classic, "
-                                   "league and serbian with 2 players and league with "
-                                   "3; 0: net's own networks everywhere",
+                                   "players, the specialists (net=5-9) on classic, "
+                                   "league and serbian with 2 players and league and "
+                                   "classic with 3; 0: net's own networks everywhere",
                     whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)

@@ -642,10 +642,11 @@ def _totals(rules, spec, games=3):
     ("league", 2, {}, 6),
     ("serbian", 2, {}, 7),
     ("league", 3, {}, 8),
+    ("classic", 3, {}, 9),
     ("classic", 4, {}, None),  # partnerships: round 4 is level with issue 30's there
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
-    ("classic", 3, {}, None),
+    ("classic", 5, {}, None),
     ("very-crazy-eights", 2, {}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
