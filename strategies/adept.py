@@ -190,10 +190,9 @@ N_TABLES = len(TABLES)
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
 #: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
 #: the two-player specialists of classic, league and serbian, 8 league's with three
-#: players and 9 classic's with three, each trained on its table alone (`crates train --player adept --preset P
-#: --players N`). A file names
-#: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
-#: exactly as they did
+#: players and 9 classic's with three, each trained on its table alone (`crates train
+#: --player adept --preset P --players N`). A file names its inputs: those it lacks get
+#: zero weights (`read_weights`), so older networks score exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
              "adept-league-3p.json", "adept-classic-3p.json")
