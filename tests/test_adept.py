@@ -441,6 +441,25 @@ def test_crates_train_members_averages_independent_runs(tmp_path):
     assert wrong.exit_code == 2 and "--player adept" in wrong.output
 
 
+def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
+    """--value-floor: a specialist run floors the teacher's values as a run across tables
+    does (VALUE_FLOOR); the run's settings say so, so that resuming without it is refused."""
+    def args(out, *more):
+        return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
+                "pimc:samples=4:depth=4", "--games", "8", "--rounds", "1", "--epochs", "1",
+                "--workers", "1", "-q", "--out", str(out), *more]
+
+    runner = CliRunner()
+    res = runner.invoke(cli, args(tmp_path / "f", "--value-floor"))
+    assert res.exit_code == 0, res.output
+    settings = json.loads((tmp_path / "f" / "train.json").read_text())["settings"]
+    assert settings["robust"] is True
+    plain = runner.invoke(cli, args(tmp_path / "f"))
+    assert plain.exit_code != 0 and "other settings" in plain.output
+    wrong = runner.invoke(cli, ["train", "--value-floor", "--out", str(tmp_path / "x")])
+    assert wrong.exit_code == 2 and "--value-floor is for --player adept" in wrong.output
+
+
 # ------------------------------------------------------------ the rules as inputs (issue 38)
 def _rows(d, obs, options):
     """The context row and every option's row of a decision with these options."""

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import CratesError
+from ..runs.train_adept import VALUE_FLOOR
 from .options import (
     Choice,
     games_option,
@@ -78,6 +79,11 @@ ADEPT_RANDOM_TABLES = 41
 @click.option("--lr-end", type=click.FloatRange(0, min_open=True), default=None,
               help="adept: the fit's step size falls from 0.003 to this over each round's "
                    "epochs (cosine; default: it stays 0.003).")
+@click.option("--value-floor/--no-value-floor", default=None,
+              help=f"adept: count an option the teacher values more than {VALUE_FLOOR:g} points "
+                   f"below its decision's best as {VALUE_FLOOR:g} below it, in the fit and the held-out regret (runs "
+                   "of pressures make rare options cost millions of points, which a "
+                   "least-squares fit would follow) [default: on with --tables every].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -88,8 +94,8 @@ ADEPT_RANDOM_TABLES = 41
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, members, table_set, hidden, lr_end, eval_games, seed, out, overwrite, workers,
-          scheduler, quiet):
+          epochs, members, table_set, hidden, lr_end, value_floor, eval_games, seed, out, overwrite,
+          workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -142,8 +148,8 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
                             epochs, seed, out, overwrite, workers, scheduler, quiet,
-                            members, lr_end, table_set, hidden)
-    for name in ("members", "lr_end", "table_set", "hidden"):
+                            members, lr_end, table_set, hidden, value_floor)
+    for name in ("members", "lr_end", "table_set", "hidden", "value_floor"):
         if ctx.get_parameter_source(name).name != "DEFAULT":
             flag = {"table_set": "tables"}.get(name, name).replace("_", "-")
             raise CratesError(f"--{flag} is for --player adept")
@@ -180,7 +186,7 @@ def _named_tables(ctx) -> bool:
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
-                 hidden=None):
+                 hidden=None, value_floor=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
     from ..knob_space import FOCUS_FROM, focus_tables, training_tables
     from ..rules import Rules
@@ -205,7 +211,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
                         scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=every, focus=focus, focus_from=FOCUS_FROM if focus else None,
+                        robust=every if value_floor is None else value_floor, focus=focus,
+                        focus_from=FOCUS_FROM if focus else None,
                         echo=lambda s: None if quiet else click.echo(s, err=True),
                         progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")
