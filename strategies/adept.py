@@ -190,12 +190,14 @@ N_TABLES = len(TABLES)
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
 #: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
 #: the two-player specialists of classic, league and serbian, 8 league's with three
-#: players and 9 classic's with three, each trained on its table alone (`crates train
-#: --player adept --preset P --players N`). A file names its inputs: those it lacks get
-#: zero weights (`read_weights`), so older networks score exactly as they did
+#: players, 9 classic's with three and 10 league's with four (partnerships and
+#: individual play), each trained on its table alone (`crates train --player adept
+#: --preset P --players N`; 10 with --both --value-floor). A file names
+#: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
+#: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
-             "adept-league-3p.json", "adept-classic-3p.json")
+             "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json")
 N_NETS = len(NET_FILES)
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
@@ -210,7 +212,8 @@ N_NETS = len(NET_FILES)
 #: `networks(...)` (how `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
           ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
-          ("league", 3, {}, 8), ("classic", 3, {}, 9))
+          ("league", 3, {}, 8), ("classic", 3, {}, 9),
+          ("league", 4, {}, 10), ("league", 4, {"partnerships": True}, 10))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -227,7 +230,7 @@ W0 = 4 + N_SLOTS
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
 #: array (`Rules.to_array`) of its table
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 8
+MAX_ROUTES = 16
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -700,8 +703,8 @@ ADEPT_BUILTIN = Builtin(
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
-    "(`crates train --player adept`), and on six tables a network trained on "
-    "that table alone (route); against expert: -7.8 to +10.8 points of "
+    "(`crates train --player adept`), and on nine tables a network trained on "
+    "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "-7 to -12 with 2 players in classic, league and serbian, -10 in very-crazy-eights "
     "with 2, and -21 to -26 on classic with draw_when_able=true or "
