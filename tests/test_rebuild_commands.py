@@ -202,4 +202,6 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     routed = validation("adept", Rules.preset("league", 3))
     assert "seed 51404" in routed and "trained on it alone" in routed
     assert "seed" not in validation("adept:route=0", Rules.preset("league", 3))
-    assert "trained on it alone" not in validation("adept", Rules.preset("league", 4))
+    assert route_of(Rules.preset("league", 4)) == route_of(Rules.preset("league", 4, partnerships=True)) == 10
+    assert "seed 53541" in validation("adept", Rules.preset("league", 4, partnerships=True))
+    assert "trained on it alone" not in validation("adept", Rules.preset("serbian", 4))
