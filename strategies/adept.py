@@ -727,14 +727,15 @@ ADEPT_BUILTIN = Builtin(
                                  "tables, before the focus tables; shipped before "
                                  "round 4), 5-7 the two-player specialists of "
                                  "classic, league and serbian, 8 and 9 league's and "
-                                 "classic's with 3 players",
+                                 "classic's with 3 players, 10 league's with 4",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=5-9) on classic, "
-                                   "league and serbian with 2 players and league and "
-                                   "classic with 3; 0: net's own networks everywhere",
+                                   "players, the specialists (net=5-10) on classic, "
+                                   "league and serbian with 2 players, league and "
+                                   "classic with 3 and league with 4; 0: net's own "
+                                   "networks everywhere",
                     whole=True)},
     adapter="adept_entry")
 ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)
