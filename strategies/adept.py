@@ -213,7 +213,7 @@ N_NETS = len(NET_FILES)
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
           ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
-          ("league", 4, {}, 10), ("league", 4, {"partnerships": True}, 10))
+          ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0

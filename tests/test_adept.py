@@ -415,13 +415,17 @@ def test_the_card_counting_features_count_what_nobody_has_shown():
     assert checked >= 100
 
 
+def _small_train(out, *more, games=16, epochs=2):
+    """A one-round `crates train --player adept` on crazy-eights with a cheap teacher."""
+    return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
+            "pimc:samples=4:depth=4", "--games", str(games), "--rounds", "1", "--epochs",
+            str(epochs), "--workers", "1", "-q", "--out", str(out), *more]
+
+
 def test_crates_train_members_averages_independent_runs(tmp_path):
     """--members 2: member M is the run --seed SEED+M makes, and OUT/adept.json scores the
     mean of the members' networks."""
-    def args(out, *more):
-        return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
-                "pimc:samples=4:depth=4", "--games", "16", "--rounds", "1", "--epochs", "2",
-                "--workers", "1", "-q", "--out", str(out), *more]
+    args = _small_train
 
     runner = CliRunner()
     res = runner.invoke(cli, args(tmp_path / "m", "--members", "2", "--seed", "3"))
@@ -445,9 +449,7 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     """--value-floor: a specialist run floors the teacher's values as a run across tables
     does (VALUE_FLOOR); the run's settings say so, so that resuming without it is refused."""
     def args(out, *more):
-        return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",
-                "pimc:samples=4:depth=4", "--games", "8", "--rounds", "1", "--epochs", "1",
-                "--workers", "1", "-q", "--out", str(out), *more]
+        return _small_train(out, *more, games=8, epochs=1)
 
     runner = CliRunner()
     res = runner.invoke(cli, args(tmp_path / "f", "--value-floor"))

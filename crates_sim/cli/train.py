@@ -81,9 +81,10 @@ ADEPT_RANDOM_TABLES = 41
                    "epochs (cosine; default: it stays 0.003).")
 @click.option("--value-floor/--no-value-floor", default=None,
               help=f"adept: count an option the teacher values more than {VALUE_FLOOR:g} points "
-                   f"below its decision's best as {VALUE_FLOOR:g} below it, in the fit and the held-out regret (runs "
-                   "of pressures make rare options cost millions of points, which a "
-                   "least-squares fit would follow) [default: on with --tables every].")
+                   f"below its decision's best as {VALUE_FLOOR:g} below it, in the fit and the "
+                   "held-out regret (runs of pressures make rare options cost millions of "
+                   "points, which a least-squares fit would follow) [default: on with "
+                   "--tables every].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
