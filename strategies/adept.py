@@ -190,20 +190,22 @@ N_TABLES = len(TABLES)
 #: three tables of issue 30, shipped until issue 38); 4: the fourth (the rules as inputs,
 #: rounds 1 and 2 of the training across tables, shipped until its round 3); 5, 6, 7:
 #: the two-player specialists of classic, league and serbian, 8 league's with three
-#: players, 9 classic's with three and 10 league's with four (partnerships and
-#: individual play), each trained on its table alone (`crates train --player adept
-#: --preset P --players N`; 10 with --both --value-floor). A file names
+#: players, 9 classic's with three, 10 league's with four (partnerships and
+#: individual play) and 11 classic's with four in partnerships, each trained on its
+#: table alone (`crates train --player adept --preset P --players N`; 10 with --both
+#: --value-floor, 11 with --value-floor). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
-             "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json")
+             "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json",
+             "adept-classic-4p.json")
 N_NETS = len(NET_FILES)
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
 #: (docs/strategies.md, "Routes"): issue 30's (set 3) on classic individual play and
-#: Crazy Eights with 4 players (classic partnerships is level, so it keeps set 0), and
+#: Crazy Eights with 4 players (on classic partnerships set 3 was level with set 0), and
 #: the specialists on their tables. A table matches when its rules array
 #: equals the route's in every slot but ROUTE_IGNORES (who deals first, the turn cap); a
 #: route to a set without a network of the table's kind is not taken. `adept:route=0`
@@ -213,7 +215,8 @@ N_NETS = len(NET_FILES)
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
           ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
-          ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10))
+          ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
+          ("classic", 4, {"partnerships": True}, 11))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0

@@ -666,7 +666,7 @@ def _totals(rules, spec, games=3):
     ("classic", 3, {}, 9),
     ("league", 4, {}, 10),  # league's default with 4 players: individual play
     ("league", 4, {"partnerships": True}, 10),
-    ("classic", 4, {}, None),  # partnerships: round 4 is level with issue 30's there
+    ("classic", 4, {}, 11),  # classic's default with 4 players: partnerships
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
     ("classic", 5, {}, None),

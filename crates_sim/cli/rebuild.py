@@ -166,7 +166,8 @@ def adept_measured(folders, write):
     from the runs in docs/strategies.md, in this order: the routed tables ("Routes":
     classic, league and serbian with 2 players on seeds 51400-51402, league with 3 on
     51404, classic with 3 on 51403, league with 4 on 53532 (individual) and 53541
-    (partnerships), --tables three on seed 51100), --tables every
+    (partnerships), classic with 4 in partnerships on 54002, --tables three on seed
+    51100), --tables every
     on seed 42100, --tables drawn:10:4201 on seed 42200, four classic knob sets on seeds
     43200-43203 (about an hour on 2 cores in all).
 
