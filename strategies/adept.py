@@ -706,7 +706,7 @@ ADEPT_BUILTIN = Builtin(
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
-    "(`crates train --player adept`), and on nine tables a network trained on "
+    "(`crates train --player adept`), and on ten tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "-7 to -12 with 2 players in classic, league and serbian, -10 in very-crazy-eights "
@@ -730,14 +730,16 @@ ADEPT_BUILTIN = Builtin(
                                  "tables, before the focus tables; shipped before "
                                  "round 4), 5-7 the two-player specialists of "
                                  "classic, league and serbian, 8 and 9 league's and "
-                                 "classic's with 3 players, 10 league's with 4",
+                                 "classic's with 3 players, 10 league's with 4, 11 "
+                                 "classic's with 4 in partnerships",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=5-10) on classic, "
+                                   "players, the specialists (net=5-11) on classic, "
                                    "league and serbian with 2 players, league and "
-                                   "classic with 3 and league with 4; 0: net's own "
+                                   "classic with 3, league with 4 and classic with 4 "
+                                   "in partnerships; 0: net's own "
                                    "networks everywhere",
                     whole=True)},
     adapter="adept_entry")
