@@ -29,7 +29,7 @@ from .blocks import labels_for, open_dataset, play, seating_plan
 from .data import Data, cluster_means, collect, load, saturated_games
 from .glossary import entry, glossary_table, shown
 from .measures import DESIGNER_MEASURES, designer_measures
-from .players import DEFAULT_STRONG
+from .players import DEFAULT_STRONG, HELD_NOTE, held_across
 from .render import PALETTE, Document, figure, num
 
 JACKKNIFE_GROUPS = 20
@@ -237,12 +237,16 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     check_variants(variants, rules)
     labels = labels_for([r.describe() if ":" in v else v for v, r in zip(variants, rules, strict=True)])
     specs = strategy_specs(strategies)
+    given = (specs, strong)
+    specs, strong = [held_across(s, rules) for s in specs], held_across(strong, rules)
+    if (specs, strong) != given:
+        echo(f"  {HELD_NOTE}")
     plans = [seating_plan(specs, r.players, r.partnerships) for r in rules]  # validates before running
     out = Path(out)
     root = out / "variants"
     if root.exists() and any(root.rglob("*.parquet")):
         raise CratesError(f"{out} already holds balance results: give another --out")
-    cmd = command(variants, players, specs, games, seed, out, scheduler, extra)
+    cmd = command(variants, players, given[0], games, seed, out, scheduler, extra)
     skill_games = max(games // 4, 2) if skill_games is None else skill_games
     if skill_games:
         parse_strategies(strong, 1)
@@ -278,6 +282,7 @@ def balance(variants: list[str], players: int, strategies, games: int, seed: int
     result = {"measures": table, "differences": diffs, "labels": labels, "strategies": shown, "games": games,
               "seed": seed, "players": players, "wall": time.perf_counter() - t0, "timing": timing,
               "strong": strong, "skill_games": skill_games, "command": cmd, "rules": rules,
+              "held": (specs, strong) != given,
               "family": rules[0].family,
               "seating": "every seat" if len(shown) == 1 else "rotated over the seats"}
     (out / "balance.json").write_text(json.dumps(
@@ -478,6 +483,7 @@ def document(result: dict) -> Document:
                    f"Brackets are 95% CIs; differences are against {labels[0]}."
                    + (f" Skill gap: {result['strong']} against greedy and random on {num(result['skill_games'])} "
                       f"duplicate deals per variant." if result.get("skill_games") else "")
+                   + (f" {HELD_NOTE[0].upper()}{HELD_NOTE[1:]}." if result.get("held") else "")
                    + (f" Made by `{result['command']}` (to run it again, give another --out)." if result.get("command") else ""))
     sec = doc.section("The answers", "answers")
     sec.bullets(verdicts.answers(table, diffs, labels, result["games"], result.get("skill_games"),

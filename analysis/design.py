@@ -32,7 +32,7 @@ from crates_sim.errors import CratesError
 from crates_sim.rules import KNOBS, Rules
 
 from .knobs import RANGES, REMOVE_CHOICES, SAFETY, family_knobs
-from .players import DEFAULT_STRONG
+from .players import DEFAULT_STRONG, held_across
 
 STATE = "design.json"
 KIND = "crates design"
@@ -293,11 +293,14 @@ def design(base: str, targets: list[Target], out, budget: int = 40, games: int =
     space = search_space(base, knobs, players)
     Rules.preset(base, players)
     out = Path(out)
+    given = (specs, strong)
+    # the candidates are not known in advance, so adept is held to one set of networks
+    specs, strong = [held_across(s, None) for s in specs], held_across(strong, None)
     ident = _identity(base, players, space, targets, specs, games, seed, ideal, strong, skill_n)
     saved = _load_state(out, ident, overwrite)
     out.mkdir(parents=True, exist_ok=True)
-    cmd = command(base, players, knobs, targets, budget, games, validate_games, specs, seed, out, ideal_text,
-                  strong, skill_games, scheduler)
+    cmd = command(base, players, knobs, targets, budget, games, validate_games, given[0], seed, out, ideal_text,
+                  given[1], skill_games, scheduler)
     trials = list(saved["trials"]) if saved else []
     search_seed = derive_seed(seed, SEARCH)
     sampler = optuna.samplers.TPESampler(seed=(search_seed + len(trials)) % 2**31, n_startup_trials=8)

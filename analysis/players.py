@@ -158,6 +158,28 @@ def _rule_reader(spec: str) -> bool:
                                        for p in parts)
 
 
+#: what a page and the console say when `held_across` held adept to one set of networks
+HELD_NOTE = ("adept plays a network trained on one table alone on some of these rule sets and "
+             "not on others (docs/strategies.md, Routes), so it plays the networks trained across "
+             "tables (adept:route=0) on every one of them, to compare them under one player")
+
+
+def held_across(spec: str, rules_list) -> str:
+    """`spec` as it should play every rule set of `rules_list` so that they are compared under
+    one player: the rule-reading adept with its route unset plays a network trained on one
+    table alone on the routed rule sets (docs/strategies.md, Routes) and the networks trained
+    across tables elsewhere, so where the rule sets do not all route alike it is held to the
+    latter (`adept:route=0`); any other spec, or one that sets its route, as given.
+    rules_list None: the rule sets are not known in advance (a design search): held."""
+    if not _rule_reader(spec) or re.search(r"route\s*=", str(spec)):
+        return spec
+    from crates_sim.strategies.adept import route_of
+
+    if rules_list is not None and len({route_of(r) for r in rules_list}) <= 1:
+        return spec
+    return f"{spec}:route=0"
+
+
 def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]

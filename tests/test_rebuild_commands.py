@@ -206,3 +206,30 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert route_of(Rules.preset("league", 4)) == route_of(Rules.preset("league", 4, partnerships=True)) == 10
     assert "seed 53541" in validation("adept", Rules.preset("league", 4, partnerships=True))
     assert "trained on it alone" not in validation("adept", Rules.preset("serbian", 4))
+
+
+def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
+    """Rule sets that route adept differently (classic partnerships plays set 11, its
+    draw_when_able variant the networks trained across tables) are compared under one
+    player: adept:route=0 on every one, said on the page; the command stays as given."""
+    from crates_sim.analysis.balance import balance
+    from crates_sim.analysis.players import HELD_NOTE, held_across
+
+    classic, drawing = Rules.preset("classic", 4), Rules.preset("classic", 4, draw_when_able=True)
+    assert held_across("adept", [classic, drawing]) == "adept:route=0"
+    assert held_across("adept:temp=1", [classic, drawing]) == "adept:temp=1:route=0"
+    assert held_across("adept", [classic, Rules.preset("classic", 4, seven_target="next")]) == "adept:route=0"
+    serbian = Rules.preset("serbian", 4)
+    assert held_across("adept", [serbian, Rules.preset("serbian", 4, nine_wild=False)]) == "adept"
+    assert held_across("adept", [classic, classic]) == "adept"  # one route: the specialist plays both
+    assert held_across("adept:route=1", [classic, drawing]) == "adept:route=1"  # asked for
+    assert held_across("adept:net=4", [classic, drawing]) == "adept:net=4"
+    assert held_across("greedy", [classic, drawing]) == "greedy"
+    assert held_across("adept", None) == "adept:route=0"  # design: the candidates are unknown
+    said = []
+    res = balance(["classic", "classic:seven_target=next"], 4, "adept,greedy", 6, 54104, tmp_path / "b",
+                  workers=1, echo=said.append, skill_games=2)
+    assert res["held"] and res["strategies"] == ["adept:route=0", "greedy"] and res["strong"] == "adept:route=0"
+    assert any(HELD_NOTE in line for line in said)
+    assert HELD_NOTE.split(" (")[0][1:] in (tmp_path / "b" / "balance.html").read_text()
+    assert "--strategies adept,greedy" in res["command"] and "route" not in res["command"]
