@@ -74,7 +74,9 @@ class Builtin(NamedTuple):
     """A built-in strategy as its module declares it: one line for `crates strategies`
     (`about`), its parameters (name -> Param, in the order of their slots in `params`),
     and `adapter`, the name of the function in the module that the engine calls by
-    address ("": the strategy is compiled into the engine, `engine.dispatch_nb`)."""
+    address ("": the strategy is compiled into the engine, `engine.dispatch_nb`;
+    "module.function": in another module of the strategies, as adept's, which lives
+    beside the search it can call)."""
 
     about: str
     params: dict

@@ -68,7 +68,8 @@ class _External(Mapping):
     def __getitem__(self, name):
         if name not in self:
             raise KeyError(name)
-        return f"{STRATEGIES_PACKAGE}.{REGISTRY[name][1]}", declaration(name).adapter
+        module, _, adapter = declaration(name).adapter.rpartition(".")
+        return f"{STRATEGIES_PACKAGE}.{module or REGISTRY[name][1]}", adapter
 
     def __contains__(self, name):
         return isinstance(name, str) and name in REGISTRY and bool(declaration(name).adapter)

@@ -7,7 +7,10 @@ samples softmax(score / temp) from its own stream). A score is in expert's units
 option's expected points to the end of the hand for the mover (higher is better), so
 `three` (points a 3 is worth keeping, > 0 hoards 3s, < 0 dumps them) is subtracted from
 the score of an option that plays a 3, as expert does. Suit calls and last-card
-announcements follow greedy (the longest suit; announce, `forget`).
+announcements follow greedy (the longest suit; announce, `forget`). With search=K a card
+decision taken while an opponent holds K cards or fewer is expert's search instead
+(`samples` deals): the engine calls adept through `expert.adept_entry`, which lives beside
+that search (docs/strategies.md, "Searching near the hand's end").
 
 The network's input is two parts, so that the first layer's work on what every option
 shares is done once per decision:
@@ -91,9 +94,7 @@ from crates_sim.cards import (
     SUIT0_CARDS,
 )
 from crates_sim.core.jit import kernel, leaf
-from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
-from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
 from crates_sim.params import FORGET, Builtin, Param, slots
@@ -712,7 +713,9 @@ ADEPT_BUILTIN = Builtin(
     "-7 to -12 with 2 players in classic, league and serbian, -10 in very-crazy-eights "
     "with 2, and -21 to -26 on classic with draw_when_able=true or "
     "remove_ranks=QK; 0.4-1.1 us a turn over whole games on every preset, "
-    "1.7 with draw_when_able=true (expert: 50-300) "
+    "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
+    "as expert does near a hand's end, 2 to 12 points of win rate closer to "
+    "expert for 2-40 us a turn "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
@@ -741,9 +744,15 @@ ADEPT_BUILTIN = Builtin(
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships; 0: net's own "
                                    "networks everywhere",
-                    whole=True)},
-    adapter="adept_entry")
-ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE = slots(ADEPT_BUILTIN)
+                    whole=True),
+     "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
+                                     "opponent holds this many cards or fewer (0: never)",
+                     whole=True),
+     "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per searched "
+                                            "decision (with search)", whole=True)},
+    adapter="expert.adept_entry")
+(ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
+ ADEPT_SAMPLES) = slots(ADEPT_BUILTIN)
 
 
 @kernel
@@ -767,18 +776,6 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     if temp <= 0.0:
         return best
     return sample_scores(buf, SCORES_AT, 1, n, best, temp, rng)
-
-
-@kernel
-def adept_entry(G, seat, n_options):
-    """adept's decision adapter: the engine calls it by address; the weights come by
-    the address in the engine table of G (0: none, then it plays greedy)."""
-    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
-    address = G[E.ENG0 + E.ENGINE_ADEPT]
-    if address == 0:
-        return greedy_nb(params, obs, hand, pile, options, rng)
-    buf = float_array_at(address, BUFFER_LEN)
-    return adept_choice(params, obs, hand, pile, options, rng, buf)
 
 
 # ================================================================ the weights

@@ -65,13 +65,19 @@ from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import (
+    ADEPT_FORGET,
+    ADEPT_SAMPLES,
+    ADEPT_SEARCH,
+    ADEPT_THREE,
     BUFFER_LEN,
     SCORES_AT,
+    adept_choice,
     network_of,
     score_options,
     scores_with,
 )
-from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED
+from crates_sim.strategies.builtin import greedy_nb
+from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED, is_opponent
 from crates_sim.strategies.pimc import (
     _deal_hidden,
     _pick,
@@ -187,6 +193,8 @@ EXPERT_BUILTIN = Builtin(
     _EXPERT_PARAMS, adapter="expert_entry")
 (EXPERT_SAMPLES, EXPERT_FORGET, EXPERT_TEMP, EXPERT_DEPTH, EXPERT_VALUE, EXPERT_THREE,
  EXPERT_GREEDY, EXPERT_INFER) = slots(EXPERT_BUILTIN)
+#: expert's parameters as `expert` plays them, in slot order (adept's searched decisions)
+EXPERT_DEFAULTS = tuple(p.default for p in _EXPERT_PARAMS.values())
 #: guided: expert's parameters but `value` (always 1) and `greedy` (0), and the network's
 GUIDED_BUILTIN = Builtin(
     "expert's search guided by adept's network: the network's score of "
@@ -377,3 +385,41 @@ def expert_entry(G, seat, n_options):
     and its rollouts call the engine's `play_on` by address (the engine table of G)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     return np.int64(expert_choice(params, obs, hand, pile, options, rng, E.engine_of(G)))
+
+
+@kernel
+def near_hand_end(obs, cards):
+    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer."""
+    for q in range(obs[O_PLAYERS]):
+        if is_opponent(obs, q) and obs[O_SEATS + q * O_PER_SEAT + OS_HAND_N] <= cards:
+            return True
+    return False
+
+
+@allocating
+def adept_entry(G, seat, n_options):
+    """adept's decision adapter (strategies/adept.py declares adept; its adapter lives here
+    because it can search as expert does): with search=K a card decision taken while an
+    opponent holds K cards or fewer is expert's search with `samples` deals; every other
+    decision is the network's (`adept_choice`). The weights come by the address in the
+    engine table of G (0: none, then it plays greedy)."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    address = G[E.ENG0 + E.ENGINE_ADEPT]
+    if address == 0:
+        return np.int64(greedy_nb(params, obs, hand, pile, options, rng))
+    buf = float_array_at(address, BUFFER_LEN)
+    cards = params[ADEPT_SEARCH]
+    if cards > 0.0 and n_options > 1 and near_hand_end(obs, cards):
+        phase = obs[O_PHASE]
+        if phase == PH_PLAY or phase == PH_AGAIN or phase == PH_COUNT:
+            row = np.zeros(N_PARAMS)  # expert's defaults but samples, forget and three
+            for j in range(len(EXPERT_DEFAULTS)):
+                row[j] = EXPERT_DEFAULTS[j]
+            row[EXPERT_SAMPLES] = params[ADEPT_SAMPLES]
+            row[EXPERT_FORGET] = params[ADEPT_FORGET]
+            row[EXPERT_THREE] = params[ADEPT_THREE]
+            means = np.zeros(n_options)
+            expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
+            counts = np.ones(n_options, dtype=np.int64)
+            return np.int64(_pick(means, counts, 1))
+    return np.int64(adept_choice(params, obs, hand, pile, options, rng, buf))

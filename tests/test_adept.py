@@ -718,3 +718,19 @@ def test_the_hint_scores_with_the_routed_network():
             seen += 1
         table.answer(table.pending.options[0])
     assert seen == 3
+
+
+def test_search_plays_expert_near_the_hands_end_and_nothing_else_moves():
+    """adept:search=K searches a card decision as expert does when an opponent holds K
+    cards or fewer: with K above any hand (52) every decision is expert's, so the games
+    are expert's exactly; search=0 (the default) keeps adept's games; K=1 is neither."""
+    rules = Rules.preset("classic", 2)
+
+    def totals(spec, n=3):
+        res = run_games(rules, [spec, spec], seed=54105, game_start=0, n_games=n, detail="games")
+        return res.turns, res.games["total"].tolist()
+
+    assert totals("adept:search=52", 2) == totals("expert", 2)
+    assert totals("adept:search=0") == totals("adept")
+    endgame = totals("adept:search=1")
+    assert endgame != totals("adept") and endgame != totals("expert", 3)

@@ -63,9 +63,11 @@ def test_each_module_declares_its_builtin(name):
     assert strategy.BUILTINS[name] == (REGISTRY[name][0], declared.about, declared.params)
     # called by address exactly when the engine does not compile it in (dispatch_nb)
     assert bool(declared.adapter) == (not is_inline.py_func(REGISTRY[name][0]))
-    if declared.adapter:
-        assert callable(getattr(module, declared.adapter))
-        assert strategy.EXTERNAL[name] == (module.__name__, declared.adapter)
+    if declared.adapter:  # "function" in the module, or "module.function" beside it
+        where, _, function = declared.adapter.rpartition(".")
+        home = importlib.import_module(f"{strategy.STRATEGIES_PACKAGE}.{where}") if where else module
+        assert callable(getattr(home, function))
+        assert strategy.EXTERNAL[name] == (home.__name__, function)
     else:
         assert name not in strategy.EXTERNAL
 
