@@ -203,7 +203,9 @@ def validation(spec: str, rules) -> str:
                   f"set ({deals:,} duplicate deals, seed {seed})")
         if hi < -WEAK_BELOW_EXPERT:
             return (f"{figure}: well below expert here, so a skill measure made with it likely "
-                    f"understates what strong play gets under this rule set ({trained})")
+                    f"understates what strong play gets under this rule set ({trained}); "
+                    f"--strong adept:search=2 searches near each hand's end as expert does, closer "
+                    f"to expert at more cost (docs/strategies.md)")
         return f"{figure} ({trained})"
     if name in RULE_FREE:
         return f"{RULE_FREE[name]}, fitted to no table"

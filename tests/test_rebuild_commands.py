@@ -233,3 +233,18 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     assert any(HELD_NOTE in line for line in said)
     assert HELD_NOTE.split(" (")[0][1:] in (tmp_path / "b" / "balance.html").read_text()
     assert "--strategies adept,greedy" in res["command"] and "route" not in res["command"]
+
+
+def test_a_page_on_a_table_where_adept_is_weak_offers_the_search_and_it_runs(tmp_path):
+    """Where adept is measured well below expert the page says so and names
+    `--strong adept:search=2`, which balance takes as given."""
+    from crates_sim.analysis.balance import balance
+    from crates_sim.analysis.players import validation
+
+    said = validation("adept", Rules.preset("classic", 4, draw_when_able=True))
+    assert "well below expert" in said and "--strong adept:search=2" in said
+    assert "search" not in validation("adept", Rules.preset("serbian", 4))
+    res = balance(["classic", "classic:seven_target=next"], 4, "greedy", 4, 54113, tmp_path / "s",
+                  workers=1, echo=lambda *_: None, skill_games=2, strong="adept:search=2")
+    assert res["strong"] == "adept:search=2:route=0"
+    assert set(res["measures"][res["measures"]["measure"] == "skill_gap"]["variant"]) == set(res["labels"])
