@@ -714,8 +714,8 @@ ADEPT_BUILTIN = Builtin(
     "with 2, and -21 to -26 on classic with draw_when_able=true or "
     "remove_ranks=QK; 0.4-1.1 us a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
-    "as expert does near a hand's end, 2 to 12 points of win rate closer to "
-    "expert for 2-40 us a turn "
+    "as expert does near a hand's end, 1 to 17 points of win rate closer to "
+    "expert for 2-41 us a turn "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
