@@ -28,6 +28,7 @@ from .options import (
     scheduler_option,
     seed_option,
     strategies_option,
+    strong_option,
     workers_option,
 )
 
@@ -64,9 +65,7 @@ def _variants_and_base(preset: str | None, knobs: str | None):
 @out_option()
 @click.option("--ideal-turns", default=None, metavar="LO..HI",
               help="A band of turns per game: duration then also gives the share of games inside it.")
-@click.option("--strong", default=DEFAULT_STRONG, show_default=True,
-              help="The strong player of skill_gap (its win-rate difference against greedy and random; "
-                   "adept reads the rules, so it fits every variant).")
+@strong_option(DEFAULT_STRONG)
 @click.option("--skill-games", type=click.IntRange(0, None), default=None,
               help="Duplicate deals per variant for skill_gap (default: --games / 4; 0: skip skill_gap).")
 @scheduler_option
@@ -202,7 +201,7 @@ def split_variants(text: str) -> list[str]:
 @click.option("--validate-games", type=click.IntRange(1, None), default=None,
               help="Fresh deals on which the best variant and the base are measured (default 2x per trial).")
 @click.option("--ideal-turns", default=None, metavar="LO..HI", help="The band of duration.in_band.")
-@click.option("--strong", default=DEFAULT_STRONG, show_default=True, help="The strong player of skill_gap.")
+@strong_option(DEFAULT_STRONG, help="The strong player of skill_gap, when a target names it")
 @click.option("--skill-games", type=click.IntRange(0, None), default=None,
               help="Deals for skill_gap when a target names it (default: games per trial / 4).")
 @seed_option(help="Seed of the deals and the search")

@@ -204,6 +204,16 @@ def scheduler_option(fn):
                              "started here (local:K); needs crates-sim[dask].")(fn)
 
 
+def strong_option(default: str, help: str = "The strong player of skill_gap"):
+    """--strong SPEC: the strong player of skill_gap (balance, design), one declaration."""
+    return click.option(
+        "--strong", default=default, show_default=True,
+        help=f"{help} (its win-rate difference against greedy and random). adept reads the rules; "
+             "where the rule sets compared would route it to different networks it plays the "
+             "networks trained across tables on all of them (adept:route=0; adept:route=1 keeps "
+             "the routes). adept:search=2 is stronger where adept is far from expert, at more cost.")
+
+
 def overwrite_option(what: str):
     """--overwrite: replace a different `what` (a run, a sweep ...) already in the output folder."""
     return click.option("--overwrite", is_flag=True, help=f"Replace a different {what} in OUT.")
