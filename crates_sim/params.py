@@ -74,13 +74,16 @@ class Builtin(NamedTuple):
     """A built-in strategy as its module declares it: one line for `crates strategies`
     (`about`), its parameters (name -> Param, in the order of their slots in `params`),
     and `adapter`, the name of the function in the module that the engine calls by
-    address ("": the strategy is compiled into the engine, `engine.dispatch_nb`;
-    "module.function": in another module of the strategies, as adept's, which lives
-    beside the search it can call)."""
+    address ("": the strategy is compiled into the engine, `engine.dispatch_nb`), and
+    `adapter_when`, () or (parameter, adapter): the adapter a spec that sets that
+    parameter away from 0 plays instead, which may be "module.function" in another
+    module of the strategies (adept's search=K: `expert.adept_search_entry`, beside the
+    search it calls; plain adept's adapter then never compiles that search)."""
 
     about: str
     params: dict
     adapter: str = ""
+    adapter_when: tuple = ()
 
 
 def slots(declared) -> range:

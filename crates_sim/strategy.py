@@ -38,6 +38,31 @@ def declaration(name: str):
     return found
 
 
+def adapter_of(name: str, values=None) -> tuple[str, str]:
+    """(module, function) of the adapter the engine calls for built-in `name` (one that
+    is not compiled into the engine: `EXTERNAL`) played with parameter `values`: its
+    declared adapter, or the one its declaration's `adapter_when` names when that
+    parameter is set away from 0 (adept's search)."""
+    declared = declaration(name)
+    adapter = declared.adapter
+    if declared.adapter_when and (values or {}).get(declared.adapter_when[0], 0.0) != 0.0:
+        adapter = declared.adapter_when[1]
+    module, _, function = adapter.rpartition(".")
+    return f"{STRATEGIES_PACKAGE}.{module or REGISTRY[name][1]}", function
+
+
+def every_adapter() -> dict:
+    """Every built-in adapter the engine may call, label -> (module, function): "NAME" for
+    each external built-in's own, "NAME:PARAMETER" for the one its `adapter_when` names."""
+    found = {}
+    for name in EXTERNAL:
+        found[name] = EXTERNAL[name]
+        when = declaration(name).adapter_when
+        if when:
+            found[f"{name}:{when[0]}"] = adapter_of(name, {when[0]: 1.0})
+    return found
+
+
 class _Builtins(Mapping):
     """BUILTINS: built-in name -> (id, description, {param: Param}), gathered from the
     declarations in the built-ins' own modules (strategy_ids.REGISTRY says which). A
@@ -68,8 +93,7 @@ class _External(Mapping):
     def __getitem__(self, name):
         if name not in self:
             raise KeyError(name)
-        module, _, adapter = declaration(name).adapter.rpartition(".")
-        return f"{STRATEGIES_PACKAGE}.{module or REGISTRY[name][1]}", adapter
+        return adapter_of(name)
 
     def __contains__(self, name):
         return isinstance(name, str) and name in REGISTRY and bool(declaration(name).adapter)
@@ -231,10 +255,10 @@ def _addresses(specs: Lineup):
     from .userstrat import adapter_address
 
     out = np.zeros(len(specs), dtype=np.int64)
-    for seat, (name, _) in enumerate(specs.parsed):
+    for seat, (name, values) in enumerate(specs.parsed):
         if isinstance(name, tuple):
             out[seat] = adapter_address(*name)
         elif name in EXTERNAL:
-            module, func = EXTERNAL[name]
+            module, func = adapter_of(name, values)
             out[seat] = address_of(getattr(importlib.import_module(module), func))
     return out

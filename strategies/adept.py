@@ -9,8 +9,9 @@ option's expected points to the end of the hand for the mover (higher is better)
 the score of an option that plays a 3, as expert does. Suit calls and last-card
 announcements follow greedy (the longest suit; announce, `forget`). With search=K a card
 decision taken while an opponent holds K cards or fewer is expert's search instead
-(`samples` deals): the engine calls adept through `expert.adept_entry`, which lives beside
-that search (docs/strategies.md, "Searching near the hand's end").
+(`samples` deals): a spec with search calls adept through `expert.adept_search_entry`,
+which lives beside that search (docs/strategies.md, "Searching near the hand's end");
+plain adept's adapter, `adept_entry`, is the network alone.
 
 The network's input is two parts, so that the first layer's work on what every option
 shares is done once per decision:
@@ -94,7 +95,9 @@ from crates_sim.cards import (
     SUIT0_CARDS,
 )
 from crates_sim.core.jit import kernel, leaf
+from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
+from crates_sim.engine.indirect import float_array_at
 from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
 from crates_sim.params import FORGET, Builtin, Param, slots
@@ -750,7 +753,7 @@ ADEPT_BUILTIN = Builtin(
                      whole=True),
      "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per searched "
                                             "decision (with search)", whole=True)},
-    adapter="expert.adept_entry")
+    adapter="adept_entry", adapter_when=("search", "expert.adept_search_entry"))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
  ADEPT_SAMPLES) = slots(ADEPT_BUILTIN)
 
@@ -776,6 +779,19 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     if temp <= 0.0:
         return best
     return sample_scores(buf, SCORES_AT, 1, n, best, temp, rng)
+
+
+@kernel
+def adept_entry(G, seat, n_options):
+    """adept's decision adapter: the engine calls it by address; the weights come by
+    the address in the engine table of G (0: none, then it plays greedy). A spec with
+    search > 0 plays `expert.adept_search_entry` instead (ADEPT_BUILTIN.adapter_when)."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    address = G[E.ENG0 + E.ENGINE_ADEPT]
+    if address == 0:
+        return greedy_nb(params, obs, hand, pile, options, rng)
+    buf = float_array_at(address, BUFFER_LEN)
+    return adept_choice(params, obs, hand, pile, options, rng, buf)
 
 
 # ================================================================ the weights

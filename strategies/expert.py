@@ -397,12 +397,13 @@ def near_hand_end(obs, cards):
 
 
 @allocating
-def adept_entry(G, seat, n_options):
-    """adept's decision adapter (strategies/adept.py declares adept; its adapter lives here
-    because it can search as expert does): with search=K a card decision taken while an
-    opponent holds K cards or fewer is expert's search with `samples` deals; every other
-    decision is the network's (`adept_choice`). The weights come by the address in the
-    engine table of G (0: none, then it plays greedy)."""
+def adept_search_entry(G, seat, n_options):
+    """The decision adapter of adept with search=K (strategies/adept.py declares adept;
+    this adapter lives here, beside the search it calls, so plain adept never compiles
+    it): a card decision taken while an opponent holds K cards or fewer is expert's
+    search with `samples` deals; every other decision is the network's (`adept_choice`,
+    as `adept_entry` plays it). The weights come by the address in the engine table of G
+    (0: none, then it plays greedy)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     address = G[E.ENG0 + E.ENGINE_ADEPT]
     if address == 0:

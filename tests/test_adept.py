@@ -730,6 +730,12 @@ def test_search_plays_expert_near_the_hands_end_and_nothing_else_moves():
         res = run_games(rules, [spec, spec], seed=54105, game_start=0, n_games=n, detail="games")
         return res.turns, res.games["total"].tolist()
 
+    from crates_sim.strategy import adapter_of, parse_spec
+
+    # plain adept's adapter is the network alone: expert's search is not compiled for it
+    assert adapter_of(*parse_spec("adept")) == ("crates_sim.strategies.adept", "adept_entry")
+    assert adapter_of(*parse_spec("adept:search=0")) == adapter_of("adept")
+    assert adapter_of(*parse_spec("adept:search=2")) == ("crates_sim.strategies.expert", "adept_search_entry")
     assert totals("adept:search=52", 2) == totals("expert", 2)
     assert totals("adept:search=0") == totals("adept")
     endgame = totals("adept:search=1")

@@ -64,10 +64,15 @@ def test_each_module_declares_its_builtin(name):
     # called by address exactly when the engine does not compile it in (dispatch_nb)
     assert bool(declared.adapter) == (not is_inline.py_func(REGISTRY[name][0]))
     if declared.adapter:  # "function" in the module, or "module.function" beside it
-        where, _, function = declared.adapter.rpartition(".")
-        home = importlib.import_module(f"{strategy.STRATEGIES_PACKAGE}.{where}") if where else module
-        assert callable(getattr(home, function))
-        assert strategy.EXTERNAL[name] == (home.__name__, function)
+        for adapter in (declared.adapter, *declared.adapter_when[1:]):
+            where, _, function = adapter.rpartition(".")
+            home = importlib.import_module(f"{strategy.STRATEGIES_PACKAGE}.{where}") if where else module
+            assert callable(getattr(home, function))
+        assert strategy.EXTERNAL[name] == (module.__name__, declared.adapter)
+        if declared.adapter_when:  # (parameter, adapter): the parameter is one of its own
+            assert declared.adapter_when[0] in declared.params
+            assert strategy.adapter_of(name, {declared.adapter_when[0]: 1.0}) == (home.__name__, function)
+            assert f"{name}:{declared.adapter_when[0]}" in strategy.every_adapter()
     else:
         assert name not in strategy.EXTERNAL
 

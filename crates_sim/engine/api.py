@@ -367,17 +367,20 @@ def prepare(specs=(), load: bool = True) -> float:
         seconds += _side_by_side(decide)
     for kernel, sig, what in roots:
         seconds += _load_or_compile(kernel, sig, what, load)
-    from ..strategy import EXTERNAL
+    from ..strategy import EXTERNAL, adapter_of
 
     specs = lineup(specs)  # parsed once (a Lineup from parse_strategies is not parsed again)
-    for name in dict.fromkeys(name for name, _ in specs.parsed):
+    wanted = {}  # (module, function) -> the strategy named while compiling it
+    for name, values in specs.parsed:
         if isinstance(name, str) and name in EXTERNAL:
-            import importlib
+            where = adapter_of(name, values)
+            wanted.setdefault(where, name if where == EXTERNAL[name] else f"{name} ({where[1]})")
+    for (module, func), what in wanted.items():
+        import importlib
 
-            module, func = EXTERNAL[name]
-            adapter = getattr(importlib.import_module(module), func)
-            # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
-            seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), name, load)
+        adapter = getattr(importlib.import_module(module), func)
+        # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
+        seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), what, load)
     try:
         addresses(specs)  # users' functions: compiled here, so errors come once
     except NumbaError as exc:

@@ -32,9 +32,9 @@ _USE = ("short_game",)
 
 def _jobs() -> list[tuple[str, int]]:
     """Every job of a full compile, in claiming order (module doc)."""
-    from ..strategy import EXTERNAL
+    from ..strategy import every_adapter
 
-    big = ["root:play_on", "root:drivers"] + [f"adapter:{n}" for n in EXTERNAL]
+    big = ["root:play_on", "root:drivers"] + [f"adapter:{n}" for n in every_adapter()]
     small = ["root:decide", "root:no_decide", "root:pressure"]
     return [(j, 0) for j in big + small] + [(f"use:{u}", 1) for u in _USE]
 
@@ -50,14 +50,15 @@ def _root(name: str):
 
 
 def _adapter(name: str):
-    """(dispatcher, argument types) of the built-in adapter `name` (strategy.EXTERNAL), or
-    None when its module does not import (a strategy being written)."""
+    """(dispatcher, argument types) of the built-in adapter `name` (a label of
+    strategy.every_adapter), or None when its module does not import (a strategy being
+    written)."""
     import importlib
 
     from ..engine.indirect import DECISION_ARGS
-    from ..strategy import EXTERNAL
+    from ..strategy import every_adapter
 
-    module, func = EXTERNAL[name]
+    module, func = every_adapter()[name]
     try:
         return getattr(importlib.import_module(module), func), DECISION_ARGS
     except (ImportError, AttributeError):  # pragma: no cover - not there: nothing to compile
