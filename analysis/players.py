@@ -77,7 +77,8 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "duplicate deals, seats rotated (issue 38; docs/strategies.md). Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
                   "adept,expert` folders (classic, league, serbian and very-crazy-eights with 2 players on "
-                  "seeds 54130-54133, 2,000 deals each, league with 3 on seed 51404, classic with 3 on seed 51403, league with 4 on seeds "
+                  "seeds 54130-54133, the four drawn knob sets below -5 on seeds 54150-54153, 2,000 deals "
+                  "each, league with 3 on seed 51404, classic with 3 on seed 51403, league with 4 on seeds "
                   "53532 (individual) and 53541 (partnerships), classic with 4 in partnerships on "
                   "seed 54002, --tables three on seed 51100, then --tables every on seed 42100, "
                   "drawn:10:4201 on seed 42200, the four classic knob sets on seeds 43200-43203)")

@@ -165,7 +165,8 @@ def adept_measured(folders, write):
     first folder's row. Without --write the file's text is printed. The shipped file comes
     from the runs in docs/strategies.md, in this order: the routed tables ("Routes":
     classic, league, serbian and very-crazy-eights with 2 players on seeds 54130-54133
-    (2,000 deals each), league with 3 on
+    and the four drawn knob sets below -5 on seeds 54150-54153 (2,000 deals each),
+    league with 3 on
     51404, classic with 3 on 51403, league with 4 on 53532 (individual) and 53541
     (partnerships), classic with 4 in partnerships on 54002, --tables three on seed
     51100), --tables every
