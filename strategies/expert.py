@@ -71,12 +71,11 @@ from crates_sim.strategies.adept import (
     ADEPT_THREE,
     BUFFER_LEN,
     SCORES_AT,
-    adept_choice,
+    adept_entry,
     network_of,
     score_options,
     scores_with,
 )
-from crates_sim.strategies.builtin import greedy_nb
 from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED, is_opponent
 from crates_sim.strategies.pimc import (
     _deal_hidden,
@@ -401,26 +400,19 @@ def adept_search_entry(G, seat, n_options):
     """The decision adapter of adept with search=K (strategies/adept.py declares adept;
     this adapter lives here, beside the search it calls, so plain adept never compiles
     it): a card decision taken while an opponent holds K cards or fewer is expert's
-    search with `samples` deals; every other decision is the network's (`adept_choice`,
-    as `adept_entry` plays it). The weights come by the address in the engine table of G
-    (0: none, then it plays greedy)."""
+    search with `samples` deals; every other decision is plain adept's (`adept_entry`)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
-    address = G[E.ENG0 + E.ENGINE_ADEPT]
-    if address == 0:
-        return np.int64(greedy_nb(params, obs, hand, pile, options, rng))
-    buf = float_array_at(address, BUFFER_LEN)
-    cards = params[ADEPT_SEARCH]
-    if cards > 0.0 and n_options > 1 and near_hand_end(obs, cards):
-        phase = obs[O_PHASE]
-        if phase == PH_PLAY or phase == PH_AGAIN or phase == PH_COUNT:
-            row = np.zeros(N_PARAMS)  # expert's defaults but samples, forget and three
-            for j in range(len(EXPERT_DEFAULTS)):
-                row[j] = EXPERT_DEFAULTS[j]
-            row[EXPERT_SAMPLES] = params[ADEPT_SAMPLES]
-            row[EXPERT_FORGET] = params[ADEPT_FORGET]
-            row[EXPERT_THREE] = params[ADEPT_THREE]
-            means = np.zeros(n_options)
-            expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
-            counts = np.ones(n_options, dtype=np.int64)
-            return np.int64(_pick(means, counts, 1))
-    return np.int64(adept_choice(params, obs, hand, pile, options, rng, buf))
+    phase = obs[O_PHASE]
+    if n_options > 1 and (phase == PH_PLAY or phase == PH_AGAIN or phase == PH_COUNT) \
+            and near_hand_end(obs, params[ADEPT_SEARCH]):
+        row = np.zeros(N_PARAMS)  # expert's defaults but samples, forget and three
+        for j in range(len(EXPERT_DEFAULTS)):
+            row[j] = EXPERT_DEFAULTS[j]
+        row[EXPERT_SAMPLES] = params[ADEPT_SAMPLES]
+        row[EXPERT_FORGET] = params[ADEPT_FORGET]
+        row[EXPERT_THREE] = params[ADEPT_THREE]
+        means = np.zeros(n_options)
+        expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
+        counts = np.ones(n_options, dtype=np.int64)
+        return np.int64(_pick(means, counts, 1))
+    return np.int64(adept_entry(G, seat, n_options))

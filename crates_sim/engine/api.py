@@ -375,9 +375,9 @@ def prepare(specs=(), load: bool = True) -> float:
         if isinstance(name, str) and name in EXTERNAL:
             where = adapter_of(name, values)
             wanted.setdefault(where, name if where == EXTERNAL[name] else f"{name} ({where[1]})")
-    for (module, func), what in wanted.items():
-        import importlib
+    import importlib
 
+    for (module, func), what in wanted.items():
         adapter = getattr(importlib.import_module(module), func)
         # the adapter signature, indirect.DECISION_ARGS: (int64[::1], int64, int64)
         seconds += _load_or_compile(adapter, (np.zeros(1, dtype=np.int64), 0, 0), what, load)
