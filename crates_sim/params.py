@@ -75,10 +75,11 @@ class Builtin(NamedTuple):
     (`about`), its parameters (name -> Param, in the order of their slots in `params`),
     and `adapter`, the name of the function in the module that the engine calls by
     address ("": the strategy is compiled into the engine, `engine.dispatch_nb`), and
-    `adapter_when`, () or (parameter, adapter): the adapter a spec that sets that
-    parameter away from 0 plays instead, which may be "module.function" in another
-    module of the strategies (adept's search=K: `expert.adept_search_entry`, beside the
-    search it calls; plain adept's adapter then never compiles that search)."""
+    `adapter_when`, () or ((parameter, ...), adapter): the adapter a spec that sets one
+    of those parameters away from 0 plays instead, which may be "module.function" in
+    another module of the strategies (adept's search=K and stock=S:
+    `expert.adept_search_entry`, beside the search it calls; plain adept's adapter then
+    never compiles that search)."""
 
     about: str
     params: dict

@@ -41,11 +41,12 @@ def declaration(name: str):
 def adapter_of(name: str, values=None) -> tuple[str, str]:
     """(module, function) of the adapter the engine calls for built-in `name` (one that
     is not compiled into the engine: `EXTERNAL`) played with parameter `values`: its
-    declared adapter, or the one its declaration's `adapter_when` names when that
-    parameter is set away from 0 (adept's search)."""
+    declared adapter, or the one its declaration's `adapter_when` names when one of its
+    parameters is set away from 0 (adept's search and stock)."""
     declared = declaration(name)
     adapter = declared.adapter
-    if declared.adapter_when and (values or {}).get(declared.adapter_when[0], 0.0) != 0.0:
+    if declared.adapter_when and any((values or {}).get(p, 0.0) != 0.0
+                                     for p in declared.adapter_when[0]):
         adapter = declared.adapter_when[1]
     module, _, function = adapter.rpartition(".")
     return f"{STRATEGIES_PACKAGE}.{module or REGISTRY[name][1]}", function
@@ -59,7 +60,7 @@ def every_adapter() -> dict:
         found[name] = EXTERNAL[name]
         when = declaration(name).adapter_when
         if when:
-            found[f"{name}:{when[0]}"] = adapter_of(name, {when[0]: 1.0})
+            found[f"{name}:{when[0][0]}"] = adapter_of(name, {when[0][0]: 1.0})
     return found
 
 

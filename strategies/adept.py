@@ -753,10 +753,15 @@ ADEPT_BUILTIN = Builtin(
                                      "opponent holds this many cards or fewer (0: never)",
                      whole=True),
      "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per searched "
-                                            "decision (with search)", whole=True)},
-    adapter="adept_entry", adapter_when=("search", "expert.adept_search_entry"))
+                                            "decision (with search or stock)", whole=True),
+     "stock": Param(0.0, 0.0, 52.0, "search a card decision as expert does when it offers "
+                                    "a draw beside a card (draw_when_able, or a count "
+                                    "one may decline) and the stock holds this many "
+                                    "cards or fewer (0: never)",
+                    whole=True)},
+    adapter="adept_entry", adapter_when=(("search", "stock"), "expert.adept_search_entry"))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK) = slots(ADEPT_BUILTIN)
 
 
 @kernel
@@ -786,7 +791,8 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
 def adept_entry(G, seat, n_options):
     """adept's decision adapter: the engine calls it by address; the weights come by
     the address in the engine table of G (0: none, then it plays greedy). A spec with
-    search > 0 plays `expert.adept_search_entry` instead (ADEPT_BUILTIN.adapter_when)."""
+    search > 0 or stock > 0 plays `expert.adept_search_entry` instead
+    (ADEPT_BUILTIN.adapter_when)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     address = G[E.ENG0 + E.ENGINE_ADEPT]
     if address == 0:

@@ -740,3 +740,24 @@ def test_search_plays_expert_near_the_hands_end_and_nothing_else_moves():
     assert totals("adept:search=0") == totals("adept")
     endgame = totals("adept:search=1")
     assert endgame != totals("adept") and endgame != totals("expert", 3)
+
+
+def test_stock_searches_only_a_draw_offered_beside_a_card_near_an_empty_stock():
+    """adept:stock=S searches a card decision that offers a draw beside a card while the
+    stock holds S cards or fewer: on a table where nobody may draw at will (classic: a
+    seat that can play must, and a count must be answered) it never fires, so the games
+    are adept's exactly; under draw_when_able=true they are not; stock=0 is adept."""
+    from crates_sim.strategy import adapter_of, parse_spec
+
+    def totals(rules, spec, n=2):
+        res = run_games(rules, [spec] * rules.players, seed=54511, game_start=0, n_games=n,
+                        detail="games")
+        return res.turns, res.games["total"].tolist()
+
+    assert adapter_of(*parse_spec("adept:stock=4")) == ("crates_sim.strategies.expert", "adept_search_entry")
+    assert adapter_of(*parse_spec("adept:stock=0")) == adapter_of("adept")
+    classic = Rules.preset("classic", 2)
+    assert totals(classic, "adept:stock=4") == totals(classic, "adept")
+    at_will = Rules.from_spec("classic:draw_when_able=true", 2)
+    assert totals(at_will, "adept:stock=0") == totals(at_will, "adept")
+    assert totals(at_will, "adept:stock=3") != totals(at_will, "adept")

@@ -69,10 +69,13 @@ def test_each_module_declares_its_builtin(name):
             home = importlib.import_module(f"{strategy.STRATEGIES_PACKAGE}.{where}") if where else module
             assert callable(getattr(home, function))
         assert strategy.EXTERNAL[name] == (module.__name__, declared.adapter)
-        if declared.adapter_when:  # (parameter, adapter): the parameter is one of its own
-            assert declared.adapter_when[0] in declared.params
-            assert strategy.adapter_of(name, {declared.adapter_when[0]: 1.0}) == (home.__name__, function)
-            assert f"{name}:{declared.adapter_when[0]}" in strategy.every_adapter()
+        if declared.adapter_when:  # ((parameter, ...), adapter): each one of its own
+            first = declared.adapter_when[0][0]
+            for parameter in declared.adapter_when[0]:
+                assert parameter in declared.params
+                assert strategy.adapter_of(name, {parameter: 1.0}) == (home.__name__, function)
+            assert strategy.adapter_of(name, {}) == strategy.EXTERNAL[name]
+            assert f"{name}:{first}" in strategy.every_adapter()
     else:
         assert name not in strategy.EXTERNAL
 
