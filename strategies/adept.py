@@ -754,10 +754,10 @@ ADEPT_BUILTIN = Builtin(
                      whole=True),
      "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per searched "
                                             "decision (with search or stock)", whole=True),
-     "stock": Param(0.0, 0.0, 52.0, "search a card decision as expert does when it offers "
-                                    "a draw beside a card (draw_when_able, or a count "
-                                    "one may decline) and the stock holds this many "
-                                    "cards or fewer (0: never)",
+     "stock": Param(0.0, 0.0, 52.0, "in Crates, search a card decision as expert does when "
+                                    "it offers a draw beside a card (draw_when_able, or "
+                                    "a count one may decline) and the stock holds this "
+                                    "many cards or fewer (0: never)",
                     whole=True)},
     adapter="adept_entry", adapter_when=(("search", "stock"), "expert.adept_search_entry"))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
@@ -785,6 +785,15 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     if temp <= 0.0:
         return best
     return sample_scores(buf, SCORES_AT, 1, n, best, temp, rng)
+
+
+def stock_search_fires(rules) -> bool:
+    """Whether adept:stock=S can search anywhere under `rules` (expert.draw_near_empty): a
+    Crates rule set where a draw is ever offered beside a card (draw_when_able, or a count
+    one may decline). Elsewhere adept:stock=S plays plain adept's games exactly."""
+    knobs = rules.knobs
+    return rules.family == "crates" and bool(knobs.get("draw_when_able") or
+                                             not knobs.get("count_forced", True))
 
 
 @kernel

@@ -400,10 +400,13 @@ def near_hand_end(obs, cards):
 
 @leaf
 def draw_near_empty(obs, options, cards):
-    """Whether the options offer a draw beside a card (a voluntary draw where
+    """Whether, in Crates, the options offer a draw beside a card (a voluntary draw where
     draw_when_able, or a count declined where count_forced is off) while the stock holds
-    `cards` cards or fewer (`cards` 0: never)."""
-    if cards <= 0 or stock_size(obs) > cards or options.shape[0] < 2:
+    `cards` cards or fewer (`cards` 0: never): who draws the stock dry decides who takes
+    the next pressure (Crazy Eights has none: there it never fires;
+    adept.stock_search_fires says on which rule sets it can)."""
+    if (cards <= 0 or obs[O_RULES + K_FAMILY] != FAMILY_CRATES or stock_size(obs) > cards
+            or options.shape[0] < 2):
         return False
     for i in range(options.shape[0]):
         if options[i] == ACTION_DRAW:

@@ -744,9 +744,11 @@ def test_search_plays_expert_near_the_hands_end_and_nothing_else_moves():
 
 def test_stock_searches_only_a_draw_offered_beside_a_card_near_an_empty_stock():
     """adept:stock=S searches a card decision that offers a draw beside a card while the
-    stock holds S cards or fewer: on a table where nobody may draw at will (classic: a
-    seat that can play must, and a count must be answered) it never fires, so the games
-    are adept's exactly; under draw_when_able=true they are not; stock=0 is adept."""
+    stock holds S cards or fewer, in Crates: where nobody may draw beside a card (classic:
+    a seat that can play must, and a count must be answered) and in Crazy Eights (no
+    pressures) it never fires, so the games are adept's exactly; under
+    draw_when_able=true, or with a count one may decline, it does
+    (adept.stock_search_fires says which); stock=0 is adept."""
     from crates_sim.strategy import adapter_of, parse_spec
 
     def totals(rules, spec, n=2):
@@ -756,8 +758,11 @@ def test_stock_searches_only_a_draw_offered_beside_a_card_near_an_empty_stock():
 
     assert adapter_of(*parse_spec("adept:stock=4")) == ("crates_sim.strategies.expert", "adept_search_entry")
     assert adapter_of(*parse_spec("adept:stock=0")) == adapter_of("adept")
-    classic = Rules.preset("classic", 2)
-    assert totals(classic, "adept:stock=4") == totals(classic, "adept")
     at_will = Rules.from_spec("classic:draw_when_able=true", 2)
     assert totals(at_will, "adept:stock=0") == totals(at_will, "adept")
     assert totals(at_will, "adept:stock=3") != totals(at_will, "adept")
+    # Crazy Eights lets a seat draw at will but has no pressures: stock never fires there
+    for rules in (Rules.preset("classic", 2), Rules.preset("crazy-eights", 2), at_will,
+                  Rules.from_spec("league:count_forced=false", 2)):
+        same = totals(rules, "adept:stock=52") == totals(rules, "adept")  # 52: any stock
+        assert same == (not A.stock_search_fires(rules)), rules
