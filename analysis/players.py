@@ -20,9 +20,12 @@ from crates_sim.rules import Rules
 
 #: the strong player of skill_gap in balance and design by default: adept, trained across
 #: every preset, player count and drawn knob sets with the rules as its inputs (issue 38),
-#: so that it fits the rule set measured; and balance's players by default (the luck/skill
-#: index is then measured under strong play against greedy)
-DEFAULT_STRONG = "adept"
+#: so that it fits the rule set measured, searching as expert does the decisions of the race
+#: to an empty stock where a seat may draw beside a card (stock=4: there the network alone is
+#: 21 points of win rate below expert in classic, the search 10 above; elsewhere it plays
+#: plain adept's games exactly); and balance's players by default (the luck/skill index is
+#: then measured under strong play against greedy; the network alone, for its speed)
+DEFAULT_STRONG = "adept:stock=4"
 BALANCE_STRATEGIES = "adept,greedy"
 #: the tables of a learned or tuned player (docs/strategies.md): (preset, partnerships)
 CLASSIC_BOTH = (("classic", True), ("classic", False))
@@ -56,12 +59,34 @@ WEAK_BELOW_EXPERT = 3.0
 MEASURED_FILE = "adept_measured.json"
 
 
-def adept_measured(rules):
-    """(win_diff, lo, hi, deals, seed) of adept against expert on `rules`, or None where that
-    rule set was not measured (analysis/adept_measured.json)."""
-    key = _rules_key(rules)
+#: adept's parameters that put expert's search into some of its decisions
+SEARCH_PARAMS = ("search", "stock", "samples")
+
+
+def measured_spec(spec, rules) -> str:
+    """The adept whose measurement in MEASURED_FILE stands for the rule-reading adept `spec`
+    on `rules`: "adept" where it plays plain adept's games there (search 0, and stock 0 or a
+    rule set where the stock search cannot fire: `adept.stock_search_fires`), else "adept:"
+    and its search parameters as given ("adept:stock=4"; samples only when not its default)."""
+    from crates_sim.strategies.adept import stock_search_fires
+    from crates_sim.strategy import BUILTINS, parse_spec
+
+    _name, values = parse_spec(str(spec))
+    if not values.get("search") and not (values.get("stock") and stock_search_fires(rules)):
+        return "adept"
+    default = BUILTINS["adept"][2]
+    return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in SEARCH_PARAMS
+                                 if k in values and values[k] != default[k].default])
+
+
+def adept_measured(rules, spec: str = "adept"):
+    """(win_diff, lo, hi, deals, seed) of the rule-reading adept `spec` against expert on
+    `rules`, or None where that rule set was not measured with it
+    (analysis/adept_measured.json: a row without "spec" is plain adept's)."""
+    key, who = _rules_key(rules), measured_spec(spec, rules)
     for row in _measured_rows():
-        if row["players"] == rules.players and _rules_key(Rules.from_spec(row["rules"], row["players"])) == key:
+        if (row.get("spec", "adept") == who and row["players"] == rules.players
+                and _rules_key(Rules.from_spec(row["rules"], row["players"])) == key):
             return row["win_diff"], row["win_lo"], row["win_hi"], row["deals"], row["seed"]
     return None
 
@@ -74,9 +99,16 @@ def _rules_key(rules) -> bytes:
 
 #: what the file says it is, and the command that rebuilds it (`crates rebuild adept-measured`)
 MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: points of win rate, 95% CIs, "
-                  "duplicate deals, seats rotated (issue 38; docs/strategies.md). Rebuilt by "
+                  "duplicate deals, seats rotated (issue 38; docs/strategies.md); a row with a spec is "
+                  "adept with its search where that search fires (adept:stock=4), the others plain adept's "
+                  "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` folders (classic, league, serbian and very-crazy-eights with 2 players on "
+                  "adept,expert` (or adept:stock=4,expert) folders (adept:stock=4 on classic with "
+                  "draw_when_able=true on seed 54510, on very-crazy-eights 4 players with "
+                  "draw_rule=unlimited,hand_size=8,target_score=200,first_dealer=random,remove_ranks=QK "
+                  "on seed 54524 and 3 players on 54521, and --tables drawn:10:5401 on seed 54520, "
+                  "1,000 deals each; then "
+                  "classic, league, serbian and very-crazy-eights with 2 players on "
                   "seeds 54130-54133, the four drawn knob sets below -5 on seeds 54150-54153, 2,000 deals "
                   "each, league with 3 on seed 51404, classic with 3 on seed 51403, league with 4 on seeds "
                   "53532 (individual) and 53541 (partnerships), classic with 4 in partnerships on "
@@ -94,10 +126,14 @@ def measured_rows(folders) -> list:
 
     from crates_sim.errors import CratesError
 
-    def row(rules, players, partnerships, seed, deals, diff, lo, hi):
+    def row(who, rules, players, partnerships, seed, deals, diff, lo, hi):
+        spec = measured_spec(who, Rules.from_spec(rules, int(players)))
         return dict(rules=rules, players=int(players), partnerships=bool(partnerships), seed=int(seed),
                     deals=int(deals), win_diff=round(float(diff), 1), win_lo=round(float(lo), 1),
-                    win_hi=round(float(hi), 1))
+                    win_hi=round(float(hi), 1), **({} if spec == "adept" else {"spec": spec}))
+
+    def adept_against_expert(a, b) -> bool:  # adept, or adept with its search (adept:stock=4)
+        return b == "expert" and _rule_reader(a) and not re.search(r"route\s*=\s*0", a)
 
     rows = []
     for folder in map(Path, folders):
@@ -105,22 +141,22 @@ def measured_rows(folders) -> list:
             with open(folder / "tables.csv", newline="", encoding="utf-8") as f:
                 table_rows = list(csv.DictReader(f))
             for r in table_rows:
-                if (r["a"], r["b"]) != ("adept", "expert"):
+                if not adept_against_expert(r["a"], r["b"]):
                     raise CratesError(f"{folder}: compares {r['a']} with {r['b']}, not adept with expert")
-                rows.append(row(r["rules"], r["players"], r["partnerships"] == "True", r["seed"],
+                rows.append(row(r["a"], r["rules"], r["players"], r["partnerships"] == "True", r["seed"],
                                 r["deals"], r["win_diff"], r["win_lo"], r["win_hi"]))
         elif (folder / "compare.json").is_file():
             d = json.loads((folder / "compare.json").read_text(encoding="utf-8"))
-            pair = next((q for q in d["pairs"] if (q["a"], q["b"]) == ("adept", "expert")), None)
+            pair = next((q for q in d["pairs"] if adept_against_expert(q["a"], q["b"])), None)
             if pair is None:
                 raise CratesError(f"{folder}: not a comparison of adept with expert")
-            rows.append(row(d["rules_spec"], d["players"], d["partnerships"], d["seed"], d["games"],
-                            100 * pair["win_diff"], 100 * pair["win_lo"], 100 * pair["win_hi"]))
+            rows.append(row(pair["a"], d["rules_spec"], d["players"], d["partnerships"], d["seed"],
+                            d["games"], 100 * pair["win_diff"], 100 * pair["win_lo"], 100 * pair["win_hi"]))
         else:
             raise CratesError(f"{folder}: no tables.csv or compare.json (a `crates compare` folder)")
     kept, seen = [], set()
     for r in rows:
-        key = _rules_key(Rules.from_spec(r["rules"], r["players"]))
+        key = (r.get("spec", "adept"), _rules_key(Rules.from_spec(r["rules"], r["players"])))
         if key not in seen:
             seen.add(key)
             kept.append(r)
@@ -181,13 +217,26 @@ def held_across(spec: str, rules_list) -> str:
     return f"{spec}:route=0"
 
 
+def stronger_here(spec: str, rules) -> str:
+    """The stronger adept a page names where `spec` is well below expert on `rules`: the
+    stock search where a seat may draw beside a card in Crates and `spec` does not search
+    it, else the search near each hand's end."""
+    from crates_sim.strategies.adept import stock_search_fires
+
+    if stock_search_fires(rules) and measured_spec(spec, rules) == "adept":
+        return ("--strong adept:stock=4 searches as expert does the draws near an empty stock, "
+                "where the network loses most (docs/strategies.md)")
+    return ("--strong adept:search=2 searches near each hand's end as expert does, closer to "
+            "expert at more cost (docs/strategies.md)")
+
+
 def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
         from crates_sim.strategies.adept import route_of
 
-        measured = adept_measured(rules)
+        measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
                    "drawn knob sets; docs/strategies.md")
         if route_of(rules) is not None:
@@ -196,17 +245,20 @@ def validation(spec: str, rules) -> str:
                         f"figure on this rule set is in docs/strategies.md (Routes)")
             trained = ("on this rule set it plays a network trained on it alone (docs/strategies.md, "
                        "Routes)")
+        who = measured_spec(spec, rules)
+        if who != "adept":
+            trained += f"; {who} searches some of its decisions as expert does"
         if measured is None:
             return (f"{trained}; measured against expert on every preset and player count and on "
-                    f"fourteen knob sets, but not on this rule set")
+                    f"knob sets (analysis/adept_measured.json), but not on this rule set"
+                    + ("" if who == "adept" else f" as {who}"))
         diff, lo, hi, deals, seed = measured
         figure = (f"{diff:+.1f} [{lo:+.1f}, {hi:+.1f}] points of win rate against expert on this rule "
                   f"set ({deals:,} duplicate deals, seed {seed})")
         if hi < -WEAK_BELOW_EXPERT:
             return (f"{figure}: well below expert here, so a skill measure made with it likely "
                     f"understates what strong play gets under this rule set ({trained}); "
-                    f"--strong adept:search=2 searches near each hand's end as expert does, closer "
-                    f"to expert at more cost (docs/strategies.md)")
+                    f"{stronger_here(spec, rules)}")
         return f"{figure} ({trained})"
     if name in RULE_FREE:
         return f"{RULE_FREE[name]}, fitted to no table"

@@ -347,6 +347,30 @@ def test_who_measured_skill_says_where_each_player_was_validated():
     assert "understates" not in validation("adept", Rules.preset("crazy-eights", 3))
     drawing = validation("adept", Rules.from_spec("classic:draw_when_able=true", 4))
     assert drawing.startswith("-21.0 [-25.4, -16.6]") and "understates what strong play gets" in drawing
+    assert "--strong adept:stock=4" in drawing  # where the network alone loses most
+    searched = validation("adept:stock=4", Rules.from_spec("classic:draw_when_able=true", 4))
+    assert searched.startswith("+9.7 [+5.3, +14.1]") and "seed 54510" in searched
+    assert "understates" not in searched and "adept:stock=4 searches" in searched
+    # where the stock search cannot fire, adept:stock=4 plays adept's games: adept's figure
+    assert validation("adept:stock=4", Rules.preset("serbian", 3)).startswith("+1.5 [-2.3, +5.2]")
+    assert "understates" in validation("adept:stock=4", Rules.preset("classic", 2))
+    assert "--strong adept:search=2" in validation("adept:stock=4", Rules.preset("classic", 2))
     assert "but not on this rule set" in validation("adept:temp=0", seven)
     assert "not on this rule set" in validation("adept", Rules.preset("classic", 4, partnerships=False,
                                                                    remove_ranks="QK"))
+    assert "not on this rule set as adept:search=1" in validation("adept:search=1", seven)
+
+
+def test_the_measured_adept_is_the_one_that_plays_those_games():
+    """A spec that searches where it plays stands for itself in analysis/adept_measured.json;
+    one whose search cannot fire on the rule set plays adept's games and reads adept's row."""
+    from crates_sim.analysis.players import measured_spec
+
+    at_will = Rules.from_spec("classic:draw_when_able=true", 4)
+    assert measured_spec("adept:stock=4", Rules.preset("classic", 4)) == "adept"
+    assert measured_spec("adept:stock=4", Rules.preset("crazy-eights", 4)) == "adept"
+    assert measured_spec("adept:stock=4", at_will) == "adept:stock=4"
+    assert measured_spec("adept:stock=4:samples=60:route=0", at_will) == "adept:stock=4"
+    assert measured_spec("adept:samples=30:stock=4", at_will) == "adept:stock=4:samples=30"
+    assert measured_spec("adept:search=2", Rules.preset("classic", 4)) == "adept:search=2"
+    assert measured_spec("adept:temp=0", at_will) == "adept"

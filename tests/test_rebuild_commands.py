@@ -154,13 +154,24 @@ def test_adept_measured_gathers_compare_folders_into_what_ships(tmp_path, monkey
     assert rows[0]["win_diff"] == -16.1 and rows[0]["players"] == 2
     assert rows[1] == {"rules": "classic:draw_when_able=True", "players": 4, "partnerships": True,
                        "seed": 39200, "deals": 1000, "win_diff": -45.2, "win_lo": -49.2, "win_hi": -41.2}
+    # adept with its stock search: a row of its own where the search can fire, adept's elsewhere
+    searched = tmp_path / "searched"
+    searched.mkdir()
+    (searched / "tables.csv").write_text(
+        "table,rules,players,partnerships,seed,deals,a,b,win_diff,win_lo,win_hi,us_a,us_b,command\n"
+        '00-classic-4p,"classic:draw_when_able=True",4,True,54510,1000,adept:stock=4,expert,9.7,5.3,14.1,40,187,x\n'
+        "01-serbian-3p,serbian,3,False,54521,1000,adept:stock=4,expert,1.0,-2.0,4.0,1,90,x\n")
+    both = json.loads(invoke("rebuild", "adept-measured", str(searched), str(one)))["rows"]
+    assert both[0]["spec"] == "adept:stock=4" and "spec" not in both[1]
+    assert both[2]["rules"] == "classic:draw_when_able=True" and "spec" not in both[2]  # adept's own row
     target = tmp_path / "adept_measured.json"
     monkeypatch.setattr(P, "measured_path", lambda: target)
     assert f"wrote {target}" in invoke("rebuild", "adept-measured", str(every), str(one), "--write")
     assert target.read_text() == printed
     # the shipped file is one this command writes: its words and its rows' shape
     shipped = json.loads((Path(P.__file__).with_name(P.MEASURED_FILE)).read_text())
-    assert shipped["about"] == P.MEASURED_ABOUT and set(shipped["rows"][0]) == set(rows[0])
+    assert shipped["about"] == P.MEASURED_ABOUT
+    assert all(set(r) - {"spec"} == set(rows[0]) for r in shipped["rows"])
     (every / "tables.csv").write_text(
         (every / "tables.csv").read_text().replace("adept,expert", "adept,tuned"))
     result = CliRunner().invoke(cli, ["rebuild", "adept-measured", str(every)])
@@ -229,19 +240,23 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     said = []
     res = balance(["classic", "classic:seven_target=next"], 4, "adept,greedy", 6, 54104, tmp_path / "b",
                   workers=1, echo=said.append, skill_games=2)
-    assert res["held"] and res["strategies"] == ["adept:route=0", "greedy"] and res["strong"] == "adept:route=0"
+    assert res["held"] and res["strategies"] == ["adept:route=0", "greedy"]
+    assert res["strong"] == "adept:stock=4:route=0"  # the default strong player, held too
     assert any(HELD_NOTE in line for line in said)
     assert HELD_NOTE.split(" (")[0][1:] in (tmp_path / "b" / "balance.html").read_text()
     assert "--strategies adept,greedy" in res["command"] and "route" not in res["command"]
 
 
 def test_a_page_on_a_table_where_adept_is_weak_offers_the_search_and_it_runs(tmp_path):
-    """Where adept is measured well below expert the page says so and names
-    `--strong adept:search=2`, which balance takes as given."""
+    """Where adept is measured well below expert the page says so and names a stronger
+    adept: `--strong adept:stock=4` where the draws near an empty stock are searchable,
+    `--strong adept:search=2` elsewhere, which balance takes as given."""
     from crates_sim.analysis.balance import balance
     from crates_sim.analysis.players import validation
 
     said = validation("adept", Rules.preset("classic", 4, draw_when_able=True))
+    assert "well below expert" in said and "--strong adept:stock=4" in said
+    said = validation("adept", Rules.preset("classic", 4, remove_ranks="QK"))
     assert "well below expert" in said and "--strong adept:search=2" in said
     assert "search" not in validation("adept", Rules.preset("serbian", 4))
     res = balance(["classic", "classic:seven_target=next"], 4, "greedy", 4, 54113, tmp_path / "s",
