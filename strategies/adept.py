@@ -720,8 +720,9 @@ ADEPT_BUILTIN = Builtin(
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
     "as expert does near a hand's end, 1 to 17 points of win rate closer to "
     "expert for 2-41 us a turn; stock=4 searches the draws near an empty "
-    "stock where a seat may draw at will: +9.7 against expert on classic "
-    "with draw_when_able=true at 41 us a turn "
+    "stock where a seat may draw at will (Crates): -5.1 to +9.7 against "
+    "expert on the four presets with 4 players and draw_when_able=true, "
+    "where the network alone is -16 to -21, at 23-41 us a turn "
     "(docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
