@@ -714,7 +714,7 @@ ADEPT_BUILTIN = Builtin(
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "-7 to -9 with 2 players in classic, league and serbian (2,000 fresh deals "
-    "each), -1 to -10 in very-crazy-eights with 2 (five seeds), and -21 "
+    "each), -1 to -10 in very-crazy-eights with 2 (six seeds), and -21 "
     "to -26 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.1 us "
     "a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
