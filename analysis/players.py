@@ -103,7 +103,8 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (very-crazy-eights with 2 players "
+                  "adept,expert` (or adept:stock=4,expert) folders (twelve drawn rule sets of the Crazy Eights "
+                  "family after its round, seeds 54720-54731, 1,000 deals each; very-crazy-eights with 2 players "
                   "on seed 54590, 2,000 deals; adept:stock=4 and then adept with "
                   "draw_when_able=true on league, serbian and classic individual with 4 players, "
                   "seeds 54560-54562; adept:stock=4 on classic with "
@@ -199,9 +200,10 @@ def _rule_reader(spec: str) -> bool:
 
 
 #: what a page and the console say when `held_across` held adept to one set of networks
-HELD_NOTE = ("adept plays a network trained on one table alone on some of these rule sets and "
-             "not on others (docs/strategies.md, Routes), so it plays the networks trained across "
-             "tables (adept:route=0) on every one of them, to compare them under one player")
+HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
+             "trained on that table alone, or on a Crazy Eights preset the networks before that "
+             "family's round) and not on others (docs/strategies.md, Routes), so it plays its own "
+             "networks (adept:route=0) on every one of them, to compare them under one player")
 
 
 def held_across(spec: str, rules_list) -> str:
@@ -237,7 +239,7 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.strategies.adept import route_of
+        from crates_sim.strategies.adept import EIGHTS_PRESETS_SET, route_of
 
         measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
@@ -247,7 +249,9 @@ def validation(spec: str, rules) -> str:
                 return (f"{trained}; with route=0 it plays the networks trained across tables, whose "
                         f"figure on this rule set is in docs/strategies.md (Routes)")
             trained = ("on this rule set it plays a network trained on it alone (docs/strategies.md, "
-                       "Routes)")
+                       "Routes)" if route_of(rules) != EIGHTS_PRESETS_SET else
+                       "on this preset it plays the networks from before the Crazy Eights round, "
+                       "measured at least level with it here (docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)
         if who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"

@@ -11,6 +11,8 @@ Contract:
 - `random_tables(n, seed)`: n such rule sets, the same for the same seed;
 - `training_tables(seed, n_random)`: every_table(), its partnership tables again, then
   random_tables(n_random, seed);
+- `eights_tables(seed, n_random)`: the Crazy Eights family's presets, then rule sets of
+  that family drawn from the whole knob space;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -111,6 +113,26 @@ def training_tables(seed: int, n_random: int) -> list:
     base = every_table()
     partners = [t for t in base if t.partnerships] * PARTNERSHIP_REPEATS
     return base + partners + random_tables(n_random, seed)
+
+
+#: `eights_tables`: times the Crazy Eights family's presets come in its list (so that a
+#: round on that family keeps learning the presets as well as the drawn rule sets)
+EIGHTS_PRESET_REPEATS = 3
+
+
+def eights_tables(seed: int, n_random: int) -> list:
+    """The tables of a round on the Crazy Eights family alone (`crates train --player adept
+    --tables eights`): that family's presets at every player count EIGHTS_PRESET_REPEATS
+    times, then n_random rule sets of that family drawn from the whole knob space with the
+    generator of `seed` (random_tables' draws, the Crates ones skipped)."""
+    presets = [t for t in every_table() if t.family != "crates"]
+    rng = np.random.default_rng([seed, 38])
+    drawn = []
+    while len(drawn) < n_random:
+        rules = random_rules(rng)
+        if rules.family != "crates":
+            drawn.append(rules)
+    return presets * EIGHTS_PRESET_REPEATS + drawn
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

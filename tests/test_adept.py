@@ -327,14 +327,15 @@ SECOND_NETWORKS_GAMES = {
 }
 
 
-def _net_games(net, table):
-    """(turns, digest of the totals) of the 12 recorded games of set `net` on `table`."""
+def _net_games(net, table, route=1):
+    """(turns, digest of the totals) of the 12 recorded games of set `net` on `table`
+    (route 0: set 0 without its routes)."""
     import hashlib
 
     preset, partnerships = table
     knobs = {} if partnerships is None else {"partnerships": partnerships}
-    specs = [f"adept:net={net}", f"adept:temp=3:net={net}", f"adept:net={net}",
-             f"adept:three=40:net={net}"]
+    tail = f"net={net}" if route else f"net={net}:route=0"
+    specs = [f"adept:{tail}", f"adept:temp=3:{tail}", f"adept:{tail}", f"adept:three=40:{tail}"]
     res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
                     n_games=12, detail="games")
     return res.turns, hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
@@ -467,6 +468,37 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     assert wrong.exit_code == 2 and "--value-floor is for --player adept" in wrong.output
 
 
+def test_crates_train_eights_continues_from_a_weights_file(tmp_path):
+    """--tables eights --start FILE: one round on the Crazy Eights family's presets and
+    drawn rule sets, played and fitted from FILE's networks: the Crates networks come out
+    as FILE has them, the Crazy Eights one refitted; the run's settings name the start by
+    its content, and --start is adept's."""
+    from crates_sim.knob_space import EIGHTS_PRESET_REPEATS, eights_tables
+
+    tables = eights_tables(6601, 3)
+    assert [t.family for t in tables] == ["eights"] * len(tables)
+    assert len(tables) == 10 * EIGHTS_PRESET_REPEATS + 3
+    start = A.shipped_weights_path(12)
+    runner = CliRunner()
+    res = runner.invoke(cli, ["train", "--player", "adept", "--tables", "eights", "--start",
+                              "adept:net=12", "--teacher", "pimc:samples=4:depth=4", "--games", "8",
+                              "--rounds", "1", "--epochs", "1", "--lr", "0.001", "--workers",
+                              "1", "-q", "--out", str(tmp_path / "e")])
+    assert res.exit_code == 0, res.output
+    out, before = A.read_weights(tmp_path / "e" / "adept.json"), A.read_weights(start)
+    assert all(np.array_equal(out["crates-partnerships"][k], before["crates-partnerships"][k])
+               for k in out["crates-partnerships"])
+    assert not np.array_equal(out["eights-individual"]["w_opt"], before["eights-individual"]["w_opt"])
+    settings = json.loads((tmp_path / "e" / "train.json").read_text())["settings"]
+    assert settings["lr"] == 0.001 and len(settings["start"]) == 64 and settings["robust"] is True
+    wrong = runner.invoke(cli, ["train", "--start", str(start), "--out", str(tmp_path / "x")])
+    assert wrong.exit_code == 2 and "--start is for --player adept" in wrong.output
+    for bad, says in (("adept:net=99", "ships sets 0 to"), ("nosuch.json", "no such weights file")):
+        wrong = runner.invoke(cli, ["train", "--player", "adept", "--tables", "eights", "--start",
+                                    bad, "--out", str(tmp_path / "y")])
+        assert wrong.exit_code == 2 and says in wrong.output, wrong.output
+
+
 # ------------------------------------------------------------ the rules as inputs (issue 38)
 def _rows(d, obs, options):
     """The context row and every option's row of a decision with these options."""
@@ -591,6 +623,19 @@ def test_net_3_plays_the_third_networks_games(table):
     assert _net_games(3, table) == THIRD_NETWORKS_GAMES[table]
 
 
+def test_the_eights_round_changed_only_the_crazy_eights_network():
+    """The shipped set is set 12 (the networks before it) with the Crazy Eights network
+    refitted (`crates train --player adept --tables eights --start ...`): the Crates
+    networks are set 12's weight for weight; the family's presets route to set 12, its
+    other rule sets play the refitted network."""
+    shipped, before = A.read_weights(A.shipped_weights_path(0)), A.read_weights(A.shipped_weights_path(12))
+    for kind in ("crates-individual", "crates-partnerships"):
+        assert all(np.array_equal(shipped[kind][k], before[kind][k]) for k in shipped[kind])
+    assert not np.array_equal(shipped["eights-individual"]["w_opt"], before["eights-individual"]["w_opt"])
+    rules = Rules.preset("very-crazy-eights", 2)
+    assert A.route_of(rules) == 12 and A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) is None
+
+
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     """Across tables a rare option can cost millions of points (doubling pressures): a
     robust run floors each value VALUE_FLOOR below its decision's best, keeping the
@@ -643,17 +688,22 @@ def test_the_gap_example_reads_both_regrets_off_the_teachers_values(capsys):
 
 
 #: the same games of round 4's networks (issue 38, shipped in commit 5f8d637),
-#: recorded before the routes: adept:route=0 must keep playing them
+#: recorded before the routes (Very Crazy Eights with the code of commit 2a14ce0):
+#: adept:net=12 must keep playing them, and adept:route=0 in Crates (in Crazy Eights it
+#: plays the network of the Crazy Eights round since)
 ROUND_4_GAMES = {
     ("classic", True): (11256, "efa9cacc39034e9c"),
     ("classic", False): (11240, "79cbd5f9bdd7ddde"),
     ("crazy-eights", None): (7334, "d8da3f00880a8be0"),
+    ("very-crazy-eights", None): (8113, "a9fe075381ccefe4"),
 }
 
 
 @pytest.mark.parametrize("table", sorted(ROUND_4_GAMES, key=str))
-def test_route_0_plays_round_4s_games(table):
-    assert _net_games("0:route=0", table) == ROUND_4_GAMES[table]
+def test_route_0_plays_round_4s_games_in_crates_and_net_12_everywhere(table):
+    assert _net_games(12, table) == ROUND_4_GAMES[table]
+    same = _net_games(0, table, route=0) == ROUND_4_GAMES[table]
+    assert same == (table[0] == "classic")
 
 
 def _totals(rules, spec, games=3):
@@ -675,7 +725,9 @@ def _totals(rules, spec, games=3):
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
     ("classic", 5, {}, None),
-    ("very-crazy-eights", 2, {}, None),
+    ("very-crazy-eights", 2, {}, 12),  # the family's presets: the networks before its round
+    ("crazy-eights", 3, {}, 12),
+    ("very-crazy-eights", 2, {"draw_rule": "one"}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)

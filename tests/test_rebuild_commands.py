@@ -217,6 +217,8 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert route_of(Rules.preset("league", 4)) == route_of(Rules.preset("league", 4, partnerships=True)) == 10
     assert "seed 53541" in validation("adept", Rules.preset("league", 4, partnerships=True))
     assert "trained on it alone" not in validation("adept", Rules.preset("serbian", 4))
+    eights = validation("adept", Rules.preset("very-crazy-eights", 2))
+    assert "before the Crazy Eights round" in eights and "seed 54590" in eights
 
 
 def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):

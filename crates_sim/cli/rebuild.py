@@ -163,7 +163,9 @@ def adept_measured(folders, write):
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
     tables.csv) or one comparison (its compare.json); a rule set in two folders keeps the
     first folder's row. Without --write the file's text is printed. The shipped file comes
-    from the runs in docs/strategies.md, in this order: the routed tables ("Routes":
+    from the runs in docs/strategies.md, in this order: twelve drawn rule sets of the
+    Crazy Eights family after its round (seeds 54720-54731), the runs the file's "about"
+    names, the routed tables ("Routes":
     classic, league, serbian and very-crazy-eights with 2 players on seeds 54130-54133
     and the four drawn knob sets below -5 on seeds 54150-54153 (2,000 deals each),
     league with 3 on

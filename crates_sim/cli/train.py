@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -32,6 +33,9 @@ ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 #: `--tables every` (the default): every preset at every player count (knob_space.every_table)
 #: and this many rule sets drawn from the whole knob space with --seed
 ADEPT_RANDOM_TABLES = 41
+#: `--tables eights`: the Crazy Eights family's presets (knob_space.eights_tables) and this
+#: many of that family's rule sets drawn with --seed
+EIGHTS_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -67,12 +71,21 @@ ADEPT_RANDOM_TABLES = 41
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=Choice(["every", "three"]), default="every",
-              show_default=True,
+@click.option("--tables", "table_set", type=Choice(["every", "three", "eights"]),
+              default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
-                   "--seed), or three: classic with and without partnerships and crazy-eights "
-                   "(adept:net=3's tables).")
+                   "--seed); three: classic with and without partnerships and crazy-eights "
+                   "(adept:net=3's tables); eights: the Crazy Eights family's presets "
+                   f"(three times) and {EIGHTS_RANDOM_TABLES} of its rule sets drawn with "
+                   "--seed.")
+@click.option("--start", default=None, metavar="FILE|adept:net=K",
+              help="adept: continue from these networks (a weights file, or a set adept "
+                   "ships: adept:net=K): round 1's games are played by them and each fit "
+                   "starts from them; the table kinds the tables do not play are kept as they "
+                   "are (default: from nothing, round 1 played by the apprentice).")
+@click.option("--lr", type=click.FloatRange(0, min_open=True), default=None,
+              help="adept: the fit's first step size [default: 0.003].")
 @click.option("--hidden", default=None, type=click.IntRange(8, 64),
               help="adept: hidden units of each network [default: 64 with --tables every, "
                    "else 32].")
@@ -83,8 +96,9 @@ ADEPT_RANDOM_TABLES = 41
               help=f"adept: count an option the teacher values more than {VALUE_FLOOR:g} points "
                    f"below its decision's best as {VALUE_FLOOR:g} below it, in the fit and the "
                    "held-out regret (runs of pressures make rare options cost millions of "
-                   "points, which a least-squares fit would follow) [default: on with "
-                   "--tables every].")
+                   "points, which a least-squares fit would follow; its runs hold out hashed "
+                   "game numbers, so every table has held-out games) [default: on with "
+                   "--tables every or eights].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -95,8 +109,8 @@ ADEPT_RANDOM_TABLES = 41
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, members, table_set, hidden, lr_end, value_floor, eval_games, seed, out, overwrite,
-          workers, scheduler, quiet):
+          epochs, members, table_set, start, lr, hidden, lr_end, value_floor, eval_games, seed,
+          out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -125,6 +139,9 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
           --out train/adept3   (adept:net=3's networks)
       crates train --player adept --preset league --players 2 --rounds 3 --games 4000 \\
           --out train/adept-league-2p   (the two-player league specialist, adept:net=6)
+      crates train --player adept --tables eights --start adept:net=12 \\
+          --rounds 1 --games 9600 --epochs 6 --lr 0.001 --lr-end 0.0001 --seed 6601 \\
+          --out train/adept-eights   (the shipped Crazy Eights network: docs/strategies.md)
 
     With --player adept each round plays --games games in which the teacher (pimc or
     expert) values every option of a --sample of the card decisions from the mover's
@@ -149,8 +166,8 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
                             epochs, seed, out, overwrite, workers, scheduler, quiet,
-                            members, lr_end, table_set, hidden, value_floor)
-    for name in ("members", "lr_end", "table_set", "hidden", "value_floor"):
+                            members, lr_end, table_set, hidden, value_floor, start, lr)
+    for name in ("members", "lr_end", "table_set", "hidden", "value_floor", "start", "lr"):
         if ctx.get_parameter_source(name).name != "DEFAULT":
             flag = {"table_set": "tables"}.get(name, name).replace("_", "-")
             raise CratesError(f"--{flag} is for --player adept")
@@ -179,6 +196,24 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
     click.echo(f"weights: {out}/apprentice.json")
 
 
+def _start_file(value: str) -> str:
+    """The weights file `--start` names: a file, or `adept:net=K` for set K as shipped."""
+    from pathlib import Path
+
+    from ..strategies.adept import N_NETS, shipped_weights_path
+
+    shipped = re.fullmatch(r"adept:net=(\d+)", value.strip())
+    if shipped:
+        if int(shipped[1]) >= N_NETS:
+            raise click.BadParameter(f"{value}: adept ships sets 0 to {N_NETS - 1}",
+                                     param_hint="--start")
+        return str(shipped_weights_path(int(shipped[1])))
+    if not Path(value).is_file():
+        raise click.BadParameter(f"{value}: no such weights file (a file, or adept:net=K for a "
+                                 f"set adept ships)", param_hint="--start")
+    return value
+
+
 def _named_tables(ctx) -> bool:
     """Whether the command line names the rules (else adept learns ADEPT_TABLES)."""
     return any(ctx.get_parameter_source(name).name != "DEFAULT"
@@ -187,18 +222,21 @@ def _named_tables(ctx) -> bool:
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
-                 hidden=None, value_floor=None):
+                 hidden=None, value_floor=None, start=None, lr=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import FOCUS_FROM, focus_tables, training_tables
+    from ..knob_space import FOCUS_FROM, eights_tables, focus_tables, training_tables
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
+    eights = not _named_tables(ctx) and table_set == "eights"
     hidden = hidden or (64 if every else None)
     focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
         focus = focus_tables()
+    elif eights:
+        tables = eights_tables(seed, EIGHTS_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
@@ -212,8 +250,10 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
                         scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=every if value_floor is None else value_floor, focus=focus,
+                        robust=(every or eights) if value_floor is None
+                        else value_floor, focus=focus,
                         focus_from=FOCUS_FROM if focus else None,
+                        start=None if start is None else _start_file(start), lr=lr,
                         echo=lambda s: None if quiet else click.echo(s, err=True),
                         progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")

@@ -20,13 +20,14 @@ A round:
    every option from the mover's information only (`expert_explain`, on a fresh stream),
    the decision's context row and option rows (`adept.fill_rows`, exactly what the kernel
    sees) are recorded, and the mover plays the teacher's best option. Elsewhere it plays
-   the current player: round 1 the apprentice, later rounds adept with the previous
-   round's networks (expert iteration: positions the student reaches, labels the
-   teacher's).
+   the current player: round 1 the apprentice (or the `start` networks), later rounds
+   adept with the previous round's networks (expert iteration: positions the student
+   reaches, labels the teacher's).
 2. **Fit** (`fit_net`): per table kind, the network's scores regress on the teacher's
    values centred per decision (each option's advantage over the decision's mean, in
    points: the teacher's margins, not only its argmax), by Adam in plain numpy, warm
-   started from the previous round. A tenth of the games are held out (`held_out`): their
+   started from the previous round (round 1: from `start`'s network of the kind, if
+   given; the kinds no table plays keep `start`'s). A tenth of the games are held out (`held_out`): their
    regret (the teacher's value of its best option minus that of the network's choice,
    points per decision) and agreement with the teacher are reported. A `robust` run (the
    default across tables) floors each value at VALUE_FLOOR points below its decision's
@@ -40,6 +41,7 @@ backends (worker processes, or Dask with `scheduler`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -49,6 +51,8 @@ import numpy as np
 
 from ..errors import CratesError
 
+#: the fit's first step size (Adam), unless a run names another (`--lr`)
+LEARNING_RATE = 3e-3
 #: games per block (one task, one data file)
 BLOCK_GAMES = 8
 HOLDOUT = 10
@@ -217,10 +221,21 @@ def _forward(net, ctx, rows, group):
     return np.maximum(pre, 0.0) @ net["w2"] + net["b2"][0], pre
 
 
+#: rows scored at once by `scores` (its memory: about 1 KB a row in float64)
+SCORE_CHUNK = 1 << 18
+
+
 def scores(net, data: Data) -> np.ndarray:
-    """The network's score of every row of `data` (as the kernel computes it)."""
-    return _forward(net, data.ctx.astype(np.float64), data.rows.astype(np.float64),
-                    data.group)[0]
+    """The network's score of every row of `data` (as the kernel computes it), SCORE_CHUNK
+    rows at a time: a fit's report scores every decision of every round so far, and the
+    hidden units of millions of rows at once would not fit in memory."""
+    hctx = data.ctx.astype(np.float64) @ net["w_ctx"] + net["b1"]  # once per decision
+    out = np.empty(len(data.rows))
+    for r0 in range(0, len(out), SCORE_CHUNK):
+        r1 = min(r0 + SCORE_CHUNK, len(out))
+        pre = data.rows[r0:r1].astype(np.float64) @ net["w_opt"] + hctx[data.group[r0:r1]]
+        out[r0:r1] = np.maximum(pre, 0.0) @ net["w2"] + net["b2"][0]
+    return out
 
 
 def _group_mean(x, group, n):
@@ -243,7 +258,7 @@ def choice_report(s, data: Data) -> dict:
             "agreement": float((regret <= 1e-9).mean())}
 
 
-def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=0,
+def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=LEARNING_RATE, l2=1e-5, seed=0,
             hidden=None, echo=None, lr_end=None) -> dict:
     """Fit a network's scores to the teacher's values centred per decision (least squares
     on each option's advantage), by Adam over shuffled batches of decisions; returns
@@ -314,7 +329,7 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=3e-3, l2=1e-5, seed=
 
 # ------------------------------------------------------------------ the rounds
 def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None,
-              robust=False, focus=(), focus_from=None):
+              robust=False, focus=(), focus_from=None, start=None, lr=None):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
@@ -330,6 +345,10 @@ def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=
         settings["focus"] = [t.to_dict() for t in focus]
         settings["focus_players"] = [t.players for t in focus]
         settings["focus_from"] = focus_from
+    if start is not None:  # the networks' content, not the path: a changed file is a new run
+        settings["start"] = hashlib.sha256(Path(start).read_bytes()).hexdigest()
+    if lr is not None:
+        settings["lr"] = lr
     return settings
 
 
@@ -358,7 +377,8 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
                                                  kw.get("games", 2000), kw.get("sample", 0.5),
                                                  seed, kw.get("epochs", 12), kw.get("lr_end"),
                                                  kw.get("hidden"), kw.get("robust", False),
-                                                 kw.get("focus", ()), kw.get("focus_from"))}
+                                                 kw.get("focus", ()), kw.get("focus_from"),
+                                                 kw.get("start"), kw.get("lr"))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -378,10 +398,12 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
                 progress=False, command="", lr_end=None, hidden=None, robust=False, focus=(),
-                focus_from=None) -> dict:
+                focus_from=None, start=None, lr=None) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
-    between; focus: more Rules they alternate with from round focus_from on. Returns
-    {'nets', 'rounds': [per-round report], 'wall'}."""
+    between; focus: more Rules they alternate with from round focus_from on; start: a
+    weights file to continue from (round 1's mover, and each fit's start; the table kinds
+    the tables do not play are kept as they are in it); lr: the fit's first step size
+    (default LEARNING_RATE). Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
     from ..strategies import adept
     from ..strategy import parse_strategies
@@ -408,11 +430,11 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     workers = workers or available_cpus()
     out = Path(out)
     open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden,
-                            robust, focus, focus_from), overwrite, command)
+                            robust, focus, focus_from, start, lr), overwrite, command)
     t0 = time.perf_counter()
     reports = []
-    weights_file = None
-    nets = None
+    weights_file = None if start is None else Path(start)
+    nets = None if start is None else adept.read_weights(start)
     paths = []
     for r in range(1, rounds + 1):
         folder = out / f"round-{r}"
@@ -466,7 +488,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
             train_part, test_part = data.select(mine & ~held), data.select(mine & held)
             start_net = None if nets is None else nets.get(name)
             new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r,
-                                lr_end=lr_end, hidden=hidden)
+                                lr=LEARNING_RATE if lr is None else lr, lr_end=lr_end,
+                                hidden=hidden)
             fit[name] = {"train": choice_report(scores(new[name], train_part), train_part),
                          "held_out": choice_report(scores(new[name], test_part), test_part)}
             if start_net is not None:
