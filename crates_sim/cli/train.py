@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..errors import CratesError
-from ..runs.train_adept import VALUE_FLOOR
+from ..runs.train_adept import LEARNING_RATE, VALUE_FLOOR
 from .options import (
     Choice,
     games_option,
@@ -85,7 +85,7 @@ EIGHTS_RANDOM_TABLES = 40
                    "starts from them; the table kinds the tables do not play are kept as they "
                    "are (default: from nothing, round 1 played by the apprentice).")
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=None,
-              help="adept: the fit's first step size [default: 0.003].")
+              help=f"adept: the fit's first step size [default: {LEARNING_RATE:g}].")
 @click.option("--hidden", default=None, type=click.IntRange(8, 64),
               help="adept: hidden units of each network [default: 64 with --tables every, "
                    "else 32].")

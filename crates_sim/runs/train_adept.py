@@ -27,9 +27,9 @@ A round:
    values centred per decision (each option's advantage over the decision's mean, in
    points: the teacher's margins, not only its argmax), by Adam in plain numpy, warm
    started from the previous round (round 1: from `start`'s network of the kind, if
-   given; the kinds no table plays keep `start`'s). A tenth of the games are held out (`held_out`): their
-   regret (the teacher's value of its best option minus that of the network's choice,
-   points per decision) and agreement with the teacher are reported. A `robust` run (the
+   given; the kinds no table plays keep `start`'s). A tenth of the games are held out
+   (`held_out`): their regret (the teacher's value of its best option minus that of the
+   network's choice, points per decision) and agreement with the teacher are reported. A `robust` run (the
    default across tables) floors each value at VALUE_FLOOR points below its decision's
    best before both, and holds out hashed game numbers (every table's, whatever their
    count).
