@@ -29,10 +29,10 @@ A round:
    started from the previous round (round 1: from `start`'s network of the kind, if
    given; the kinds no table plays keep `start`'s). A tenth of the games are held out
    (`held_out`): their regret (the teacher's value of its best option minus that of the
-   network's choice, points per decision) and agreement with the teacher are reported. A `robust` run (the
-   default across tables) floors each value at VALUE_FLOOR points below its decision's
-   best before both, and holds out hashed game numbers (every table's, whatever their
-   count).
+   network's choice, points per decision) and agreement with the teacher are reported. A
+   `robust` run (the default across tables) floors each value at VALUE_FLOOR points below
+   its decision's best before both, and holds out hashed game numbers (every table's,
+   whatever their count).
 
 Everything is seeded: the games' seeds derive from --seed and the round, the fit's
 shuffles from --seed, so a run's weights are reproducible. The blocks run on the usual
