@@ -96,9 +96,14 @@ def random_rules(rng) -> Rules:
     raise CratesError("no valid rule set drawn in 100 tries")  # pragma: no cover
 
 
+def _generator(seed: int):
+    """The generator the knob-set draws of `seed` come from (random_tables, eights_tables)."""
+    return np.random.default_rng([seed, 38])
+
+
 def random_tables(n: int, seed: int) -> list:
     """n rule sets drawn from the whole knob space with the generator of `seed`."""
-    rng = np.random.default_rng([seed, 38])
+    rng = _generator(seed)
     return [random_rules(rng) for _ in range(n)]
 
 
@@ -126,7 +131,7 @@ def eights_tables(seed: int, n_random: int) -> list:
     times, then n_random rule sets of that family drawn from the whole knob space with the
     generator of `seed` (random_tables' draws, the Crates ones skipped)."""
     presets = [t for t in every_table() if t.family != "crates"]
-    rng = np.random.default_rng([seed, 38])
+    rng = _generator(seed)
     drawn = []
     while len(drawn) < n_random:
         rules = random_rules(rng)
