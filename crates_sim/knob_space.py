@@ -11,8 +11,8 @@ Contract:
 - `random_tables(n, seed)`: n such rule sets, the same for the same seed;
 - `training_tables(seed, n_random)`: every_table(), its partnership tables again, then
   random_tables(n_random, seed);
-- `eights_tables(seed, n_random)`: the Crazy Eights family's presets, then rule sets of
-  that family drawn from the whole knob space;
+- `family_tables(family, seed, n_random)`: one family's presets, then rule sets of that
+  family drawn from the whole knob space; `eights_tables` and `crates_tables` name it;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -120,24 +120,37 @@ def training_tables(seed: int, n_random: int) -> list:
     return base + partners + random_tables(n_random, seed)
 
 
-#: `eights_tables`: times the Crazy Eights family's presets come in its list (so that a
-#: round on that family keeps learning the presets as well as the drawn rule sets)
-EIGHTS_PRESET_REPEATS = 3
+#: `family_tables`: times a family's presets come in its list (so that a round on that
+#: family keeps learning the presets as well as the drawn rule sets)
+FAMILY_PRESET_REPEATS = 3
+#: the name the Crazy Eights round's tests and docs knew it by
+EIGHTS_PRESET_REPEATS = FAMILY_PRESET_REPEATS
 
 
-def eights_tables(seed: int, n_random: int) -> list:
-    """The tables of a round on the Crazy Eights family alone (`crates train --player adept
-    --tables eights`): that family's presets at every player count EIGHTS_PRESET_REPEATS
+def family_tables(family: str, seed: int, n_random: int) -> list:
+    """The tables of a round on one family alone (`crates train --player adept --tables
+    eights|crates`): that family's presets at every player count FAMILY_PRESET_REPEATS
     times, then n_random rule sets of that family drawn from the whole knob space with the
-    generator of `seed` (random_tables' draws, the Crates ones skipped)."""
-    presets = [t for t in every_table() if t.family != "crates"]
+    generator of `seed` (random_tables' draws, the other family's skipped)."""
+    presets = [t for t in every_table() if t.family == family]
     rng = _generator(seed)
     drawn = []
     while len(drawn) < n_random:
         rules = random_rules(rng)
-        if rules.family != "crates":
+        if rules.family == family:
             drawn.append(rules)
-    return presets * EIGHTS_PRESET_REPEATS + drawn
+    return presets * FAMILY_PRESET_REPEATS + drawn
+
+
+def eights_tables(seed: int, n_random: int) -> list:
+    """`--tables eights`: family_tables of the Crazy Eights family."""
+    return family_tables("eights", seed, n_random)
+
+
+def crates_tables(seed: int, n_random: int) -> list:
+    """`--tables crates`: family_tables of the Crates family (4 players both with and
+    without partnerships among its presets; the drawn ones draw partnerships)."""
+    return family_tables("crates", seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

@@ -36,6 +36,9 @@ ADEPT_RANDOM_TABLES = 41
 #: `--tables eights`: the Crazy Eights family's presets (knob_space.eights_tables) and this
 #: many of that family's rule sets drawn with --seed
 EIGHTS_RANDOM_TABLES = 40
+#: `--tables crates`: the Crates family's presets (knob_space.crates_tables) and this many
+#: of that family's rule sets drawn with --seed
+CRATES_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -71,14 +74,15 @@ EIGHTS_RANDOM_TABLES = 40
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=Choice(["every", "three", "eights"]),
+@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
                    "--seed); three: classic with and without partnerships and crazy-eights "
                    "(adept:net=3's tables); eights: the Crazy Eights family's presets "
                    f"(three times) and {EIGHTS_RANDOM_TABLES} of its rule sets drawn with "
-                   "--seed.")
+                   f"--seed; crates: the same for the Crates family ({CRATES_RANDOM_TABLES} "
+                   "drawn).")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -98,7 +102,7 @@ EIGHTS_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every or eights].")
+                   "--tables every, eights or crates].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -224,19 +228,21 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
                  hidden=None, value_floor=None, start=None, lr=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import FOCUS_FROM, eights_tables, focus_tables, training_tables
+    from ..knob_space import FOCUS_FROM, crates_tables, eights_tables, focus_tables, training_tables
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
-    eights = not _named_tables(ctx) and table_set == "eights"
+    family = None if _named_tables(ctx) or table_set not in ("eights", "crates") else table_set
     hidden = hidden or (64 if every else None)
     focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
         focus = focus_tables()
-    elif eights:
+    elif family == "eights":
         tables = eights_tables(seed, EIGHTS_RANDOM_TABLES)
+    elif family == "crates":
+        tables = crates_tables(seed, CRATES_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
@@ -250,7 +256,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
                         scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=(every or eights) if value_floor is None
+                        robust=(every or family is not None) if value_floor is None
                         else value_floor, focus=focus,
                         focus_from=FOCUS_FROM if focus else None,
                         start=None if start is None else _start_file(start), lr=lr,
