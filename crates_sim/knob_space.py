@@ -123,8 +123,6 @@ def training_tables(seed: int, n_random: int) -> list:
 #: `family_tables`: times a family's presets come in its list (so that a round on that
 #: family keeps learning the presets as well as the drawn rule sets)
 FAMILY_PRESET_REPEATS = 3
-#: the name the Crazy Eights round's tests and docs knew it by
-EIGHTS_PRESET_REPEATS = FAMILY_PRESET_REPEATS
 
 
 def family_tables(family: str, seed: int, n_random: int) -> list:

@@ -468,27 +468,29 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     assert wrong.exit_code == 2 and "--value-floor is for --player adept" in wrong.output
 
 
-def test_crates_train_eights_continues_from_a_weights_file(tmp_path):
-    """--tables eights --start FILE: one round on the Crazy Eights family's presets and
-    drawn rule sets, played and fitted from FILE's networks: the Crates networks come out
-    as FILE has them, the Crazy Eights one refitted; the run's settings name the start by
-    its content, and --start is adept's."""
-    from crates_sim.knob_space import EIGHTS_PRESET_REPEATS, eights_tables
+@pytest.mark.parametrize("family,kept,refit", [("eights", "crates-partnerships", "eights-individual"),
+                                               ("crates", "eights-individual", "crates-individual")])
+def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
+    """--tables eights|crates --start FILE: one round on one family's presets and drawn
+    rule sets, played and fitted from FILE's networks: the other family's networks come out
+    as FILE has them, this family's refitted; the run's settings name the start by its
+    content, and --start is adept's."""
+    from crates_sim.knob_space import FAMILY_PRESET_REPEATS, family_tables
 
-    tables = eights_tables(6601, 3)
-    assert [t.family for t in tables] == ["eights"] * len(tables)
-    assert len(tables) == 10 * EIGHTS_PRESET_REPEATS + 3
+    tables = family_tables(family, 6601, 3)
+    assert [t.family for t in tables] == [family] * len(tables)
+    n_presets = 10 if family == "eights" else 13
+    assert len(tables) == n_presets * FAMILY_PRESET_REPEATS + 3
     start = A.shipped_weights_path(12)
     runner = CliRunner()
-    res = runner.invoke(cli, ["train", "--player", "adept", "--tables", "eights", "--start",
+    res = runner.invoke(cli, ["train", "--player", "adept", "--tables", family, "--start",
                               "adept:net=12", "--teacher", "pimc:samples=4:depth=4", "--games", "8",
                               "--rounds", "1", "--epochs", "1", "--lr", "0.001", "--workers",
                               "1", "-q", "--out", str(tmp_path / "e")])
     assert res.exit_code == 0, res.output
     out, before = A.read_weights(tmp_path / "e" / "adept.json"), A.read_weights(start)
-    assert all(np.array_equal(out["crates-partnerships"][k], before["crates-partnerships"][k])
-               for k in out["crates-partnerships"])
-    assert not np.array_equal(out["eights-individual"]["w_opt"], before["eights-individual"]["w_opt"])
+    assert all(np.array_equal(out[kept][k], before[kept][k]) for k in out[kept])
+    assert not np.array_equal(out[refit]["w_opt"], before[refit]["w_opt"])
     settings = json.loads((tmp_path / "e" / "train.json").read_text())["settings"]
     assert settings["lr"] == 0.001 and len(settings["start"]) == 64 and settings["robust"] is True
     wrong = runner.invoke(cli, ["train", "--start", str(start), "--out", str(tmp_path / "x")])

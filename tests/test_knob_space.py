@@ -5,7 +5,10 @@ from collections import defaultdict
 
 from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
+    FAMILY_PRESET_REPEATS,
     FOCUS_DRAW_AT_WILL,
+    crates_tables,
+    eights_tables,
     every_table,
     focus_tables,
     random_tables,
@@ -50,6 +53,20 @@ def test_training_tables_repeat_the_partnership_presets_then_draw():
     base = every_table()
     assert tables[:len(base)] == base and tables[-5:] == random_tables(5, 0)
     assert sum(t.partnerships for t in tables) > sum(t.partnerships for t in base)
+
+
+def test_family_tables_are_one_familys_presets_repeated_then_its_drawn_sets():
+    """--tables crates / eights: the family's presets FAMILY_PRESET_REPEATS times, then the
+    family's rule sets in the order random_tables draws them (the other family's skipped)."""
+    for family, tables_of in (("crates", crates_tables), ("eights", eights_tables)):
+        tables = tables_of(11, 4)
+        presets = [t for t in every_table() if t.family == family]
+        assert tables[:-4] == presets * FAMILY_PRESET_REPEATS
+        assert {t.family for t in tables} == {family}
+        drawn = [t for t in random_tables(40, 11) if t.family == family]
+        assert tables[-4:] == drawn[:4] and tables_of(11, 4) == tables
+    assert any(t.partnerships for t in crates_tables(11, 0))
+    assert any(not t.partnerships for t in crates_tables(11, 0) if t.players == 4)
 
 
 def test_focus_tables_are_the_heads_up_tables_draws_at_will_and_the_knob_table():
