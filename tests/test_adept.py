@@ -468,13 +468,14 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     assert wrong.exit_code == 2 and "--value-floor is for --player adept" in wrong.output
 
 
-@pytest.mark.parametrize("family,kept,refit", [("eights", "crates-partnerships", "eights-individual"),
-                                               ("crates", "eights-individual", "crates-individual")])
+@pytest.mark.parametrize("family,kept,refit", [
+    ("eights", ("crates-partnerships",), "eights-individual"),
+    ("crates", ("eights-individual", "crates-partnerships"), "crates-individual")])
 def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
     """--tables eights|crates --start FILE: one round on one family's presets and drawn
     rule sets, played and fitted from FILE's networks: the other family's networks come out
-    as FILE has them, this family's refitted; the run's settings name the start by its
-    content, and --start is adept's."""
+    as FILE has them, this family's refitted (with --refit, only the kind it names); the
+    run's settings name the start by its content, and --start and --refit are adept's."""
     from crates_sim.knob_space import FAMILY_PRESET_REPEATS, family_tables
 
     tables = family_tables(family, 6601, 3)
@@ -486,10 +487,12 @@ def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, famil
     res = runner.invoke(cli, ["train", "--player", "adept", "--tables", family, "--start",
                               "adept:net=12", "--teacher", "pimc:samples=4:depth=4", "--games", "8",
                               "--rounds", "1", "--epochs", "1", "--lr", "0.001", "--workers",
-                              "1", "-q", "--out", str(tmp_path / "e")])
+                              "1", "-q", "--out", str(tmp_path / "e"),
+                              *(["--refit", refit] if family == "crates" else [])])
     assert res.exit_code == 0, res.output
     out, before = A.read_weights(tmp_path / "e" / "adept.json"), A.read_weights(start)
-    assert all(np.array_equal(out[kept][k], before[kept][k]) for k in out[kept])
+    for name in kept:
+        assert all(np.array_equal(out[name][k], before[name][k]) for k in out[name]), name
     assert not np.array_equal(out[refit]["w_opt"], before[refit]["w_opt"])
     settings = json.loads((tmp_path / "e" / "train.json").read_text())["settings"]
     assert settings["lr"] == 0.001 and len(settings["start"]) == 64 and settings["robust"] is True
@@ -499,6 +502,13 @@ def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, famil
         wrong = runner.invoke(cli, ["train", "--player", "adept", "--tables", "eights", "--start",
                                     bad, "--out", str(tmp_path / "y")])
         assert wrong.exit_code == 2 and says in wrong.output, wrong.output
+    for args, says in ((["--start", "adept:net=12", "--refit", "crates"], "not a table kind"),
+                       (["--refit", "crates-individual"], "give --start")):
+        wrong = runner.invoke(cli, ["train", "--player", "adept", "--tables", family, *args,
+                                    "--out", str(tmp_path / "z")])
+        assert wrong.exit_code != 0 and says in wrong.output, wrong.output
+    wrong = runner.invoke(cli, ["train", "--refit", refit, "--out", str(tmp_path / "x")])
+    assert wrong.exit_code == 2 and "--refit is for --player adept" in wrong.output
 
 
 # ------------------------------------------------------------ the rules as inputs (issue 38)

@@ -88,6 +88,10 @@ CRATES_RANDOM_TABLES = 40
                    "ships: adept:net=K): round 1's games are played by them and each fit "
                    "starts from them; the table kinds the tables do not play are kept as they "
                    "are (default: from nothing, round 1 played by the apprentice).")
+@click.option("--refit", multiple=True, metavar="KIND",
+              help="adept with --start: fit only this table kind's network (crates-individual, "
+                   "crates-partnerships or eights-individual; repeat for more), the others "
+                   "kept as --start has them [default: every kind the games reach].")
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=None,
               help=f"adept: the fit's first step size [default: {LEARNING_RATE:g}].")
 @click.option("--hidden", default=None, type=click.IntRange(8, 64),
@@ -113,7 +117,7 @@ CRATES_RANDOM_TABLES = 40
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, members, table_set, start, lr, hidden, lr_end, value_floor, eval_games, seed,
+          epochs, members, table_set, start, refit, lr, hidden, lr_end, value_floor, eval_games, seed,
           out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
@@ -170,8 +174,9 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
                             epochs, seed, out, overwrite, workers, scheduler, quiet,
-                            members, lr_end, table_set, hidden, value_floor, start, lr)
-    for name in ("members", "lr_end", "table_set", "hidden", "value_floor", "start", "lr"):
+                            members, lr_end, table_set, hidden, value_floor, start, lr, refit)
+    for name in ("members", "lr_end", "table_set", "hidden", "value_floor", "start", "lr",
+                 "refit"):
         if ctx.get_parameter_source(name).name != "DEFAULT":
             flag = {"table_set": "tables"}.get(name, name).replace("_", "-")
             raise CratesError(f"--{flag} is for --player adept")
@@ -226,7 +231,7 @@ def _named_tables(ctx) -> bool:
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
-                 hidden=None, value_floor=None, start=None, lr=None):
+                 hidden=None, value_floor=None, start=None, lr=None, refit=()):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
     from ..knob_space import FOCUS_FROM, crates_tables, eights_tables, focus_tables, training_tables
     from ..rules import Rules
@@ -260,6 +265,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                         else value_floor, focus=focus,
                         focus_from=FOCUS_FROM if focus else None,
                         start=None if start is None else _start_file(start), lr=lr,
+                        refit=tuple(refit),
                         echo=lambda s: None if quiet else click.echo(s, err=True),
                         progress=not quiet and sys.stderr.isatty(), command=command)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")

@@ -329,7 +329,7 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=LEARNING_RATE, l2=1e
 
 # ------------------------------------------------------------------ the rounds
 def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None,
-              robust=False, focus=(), focus_from=None, start=None, lr=None):
+              robust=False, focus=(), focus_from=None, start=None, lr=None, refit=()):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
@@ -349,6 +349,8 @@ def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=
         settings["start"] = hashlib.sha256(Path(start).read_bytes()).hexdigest()
     if lr is not None:
         settings["lr"] = lr
+    if refit:
+        settings["refit"] = sorted(refit)
     return settings
 
 
@@ -378,7 +380,8 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
                                                  seed, kw.get("epochs", 12), kw.get("lr_end"),
                                                  kw.get("hidden"), kw.get("robust", False),
                                                  kw.get("focus", ()), kw.get("focus_from"),
-                                                 kw.get("start"), kw.get("lr"))}
+                                                 kw.get("start"), kw.get("lr"),
+                                                 kw.get("refit", ()))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -398,12 +401,15 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
                 progress=False, command="", lr_end=None, hidden=None, robust=False, focus=(),
-                focus_from=None, start=None, lr=None) -> dict:
+                focus_from=None, start=None, lr=None, refit=()) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
     between; focus: more Rules they alternate with from round focus_from on; start: a
     weights file to continue from (round 1's mover, and each fit's start; the table kinds
     the tables do not play are kept as they are in it); lr: the fit's first step size
-    (default LEARNING_RATE). Returns {'nets', 'rounds': [per-round report], 'wall'}."""
+    (default LEARNING_RATE); refit: the table kinds (adept.TABLES) to fit, the others kept
+    as `start` has them (default: every kind the games reach). Each kind's fit is seeded
+    on its own, so a kind comes out the same whether or not the others are fitted.
+    Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
     from ..strategies import adept
     from ..strategy import parse_strategies
@@ -427,10 +433,16 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     if scheduler and workers is not None:
         raise CratesError("--workers is for local runs; with --scheduler the cluster's workers "
                           "play the games (local:K starts K of them)")
+    unknown = sorted(set(refit) - set(adept.TABLES))
+    if unknown:
+        raise CratesError(f"--refit: {unknown[0]!r} is not a table kind "
+                          f"({', '.join(adept.TABLES)})")
+    if refit and start is None:
+        raise CratesError("--refit keeps the other kinds as --start has them: give --start")
     workers = workers or available_cpus()
     out = Path(out)
     open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden,
-                            robust, focus, focus_from, start, lr), overwrite, command)
+                            robust, focus, focus_from, start, lr, refit), overwrite, command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None if start is None else Path(start)
@@ -483,7 +495,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
         fit = {}
         for t, name in enumerate(adept.TABLES):
             mine = data.kind == t
-            if not mine.any():
+            if not mine.any() or (refit and name not in refit):
                 continue
             train_part, test_part = data.select(mine & ~held), data.select(mine & held)
             start_net = None if nets is None else nets.get(name)
