@@ -207,20 +207,22 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json",
              "adept-classic-4p.json", "adept-5.json")
 N_NETS = len(NET_FILES)
-#: the set the Crazy Eights family's presets are routed to: the shipped networks before
-#: that family's round (`crates train --player adept --tables eights --start ...`)
-EIGHTS_PRESETS_SET = NET_FILES.index("adept-5.json")
+#: the set the presets without a specialist are routed to: round 4's networks, shipped
+#: before the rounds on one family's drawn rule sets (`crates train --player adept
+#: --tables eights|crates --start ...`)
+PRESETS_SET = NET_FILES.index("adept-5.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
 #: (docs/strategies.md, "Routes"): issue 30's (set 3) on classic individual play and
 #: Crazy Eights with 4 players (on classic partnerships set 3 was level with set 0), and
-#: the specialists on their tables, and the networks before the Crazy Eights round (set
-#: 12) on that family's presets, where they are at least level with it. A table matches
+#: the specialists on their tables, and round 4's networks (set 12) on the other presets,
+#: where they are at least level with the rounds on one family's drawn rule sets. A
+#: table matches
 #: when its rules array equals the route's in every slot but ROUTE_IGNORES (who deals
 #: first, the turn cap); a route to a set without a network of the table's kind is not
-#: taken. `adept:route=0` never routes: set 0's own networks everywhere (round 4's games
-#: in Crates, the Crazy Eights round's in that family). Routes apply only
+#: taken. `adept:route=0` never routes: set 0's own networks everywhere (the family
+#: rounds' games; in Crates partnerships round 4's). Routes apply only
 #: while set 0 is the shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside
 #: `networks(...)` (how `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
@@ -228,9 +230,12 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
           ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
           ("classic", 4, {"partnerships": True}, 11),
-          # the Crazy Eights family's presets keep the network measured on them before its
-          # round on that family's drawn rule sets (Crazy Eights with 4: set 3, above)
-          *((name, n, {}, EIGHTS_PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
+          # the other presets keep the networks measured on them before the rounds on one
+          # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
+          # partnerships without a specialist: set 0's is round 4's)
+          ("classic", 5, {}, PRESETS_SET), ("serbian", 3, {}, PRESETS_SET),
+          ("serbian", 4, {"partnerships": False}, PRESETS_SET),
+          *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
             for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
@@ -722,8 +727,9 @@ ADEPT_BUILTIN = Builtin(
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
     "(`crates train --player adept`; the Crazy Eights network then one round "
-    "more on that family's drawn rule sets, its presets routed to the "
-    "networks before it), and on ten tables a network trained on "
+    "more on that family's drawn rule sets, and the Crates individual one two "
+    "rounds more on that family's, the presets without a specialist routed "
+    "to the networks before them), and on ten tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "-7 to -9 with 2 players in classic, league and serbian (2,000 fresh deals "
@@ -754,9 +760,9 @@ ADEPT_BUILTIN = Builtin(
                                  "round 4), 5-7 the two-player specialists of "
                                  "classic, league and serbian, 8 and 9 league's and "
                                  "classic's with 3 players, 10 league's with 4, 11 "
-                                 "classic's with 4 in partnerships, 12 the shipped "
-                                 "ones before the Crazy Eights network's round on "
-                                 "that family's drawn rule sets",
+                                 "classic's with 4 in partnerships, 12 round 4's "
+                                 "(shipped before the rounds on one family's drawn "
+                                 "rule sets)",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -764,9 +770,9 @@ ADEPT_BUILTIN = Builtin(
                                    "players, the specialists (net=5-11) on classic, "
                                    "league and serbian with 2 players, league and "
                                    "classic with 3, league with 4 and classic with 4 "
-                                   "in partnerships, and on the other crazy-eights and "
-                                   "very-crazy-eights presets the networks before the "
-                                   "Crazy Eights round (net=12); 0: net's own "
+                                   "in partnerships, and on the other presets round 4's "
+                                   "networks (net=12), from before the rounds on one "
+                                   "family's drawn rule sets; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

@@ -635,17 +635,21 @@ def test_net_3_plays_the_third_networks_games(table):
     assert _net_games(3, table) == THIRD_NETWORKS_GAMES[table]
 
 
-def test_the_eights_round_changed_only_the_crazy_eights_network():
-    """The shipped set is set 12 (the networks before it) with the Crazy Eights network
-    refitted (`crates train --player adept --tables eights --start ...`): the Crates
-    networks are set 12's weight for weight; the family's presets route to set 12, its
-    other rule sets play the refitted network."""
+def test_the_family_rounds_changed_only_the_crazy_eights_and_crates_individual_networks():
+    """The shipped set is set 12 (round 4's networks) with the Crazy Eights network
+    refitted (`crates train --player adept --tables eights --start ...`) and then the
+    Crates individual one (`--tables crates --refit crates-individual`): the partnership
+    network is set 12's weight for weight; the presets without a specialist route to set
+    12, every other rule set plays the refitted networks."""
     shipped, before = A.read_weights(A.shipped_weights_path(0)), A.read_weights(A.shipped_weights_path(12))
-    for kind in ("crates-individual", "crates-partnerships"):
-        assert all(np.array_equal(shipped[kind][k], before[kind][k]) for k in shipped[kind])
-    assert not np.array_equal(shipped["eights-individual"]["w_opt"], before["eights-individual"]["w_opt"])
+    kept = shipped["crates-partnerships"]
+    assert all(np.array_equal(kept[k], before["crates-partnerships"][k]) for k in kept)
+    for kind in ("crates-individual", "eights-individual"):
+        assert not np.array_equal(shipped[kind]["w_opt"], before[kind]["w_opt"]), kind
     rules = Rules.preset("very-crazy-eights", 2)
     assert A.route_of(rules) == 12 and A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) is None
+    assert A.route_of(Rules.preset("classic", 5)) == 12
+    assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) is None
 
 
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
@@ -701,8 +705,9 @@ def test_the_gap_example_reads_both_regrets_off_the_teachers_values(capsys):
 
 #: the same games of round 4's networks (issue 38, shipped in commit 5f8d637),
 #: recorded before the routes (Very Crazy Eights with the code of commit 2a14ce0):
-#: adept:net=12 must keep playing them, and adept:route=0 in Crates (in Crazy Eights it
-#: plays the network of the Crazy Eights round since)
+#: adept:net=12 must keep playing them, and adept:route=0 in Crates partnerships (it
+#: plays the Crazy Eights round's network in that family since, and the Crates round's
+#: in Crates individual play)
 ROUND_4_GAMES = {
     ("classic", True): (11256, "efa9cacc39034e9c"),
     ("classic", False): (11240, "79cbd5f9bdd7ddde"),
@@ -712,10 +717,10 @@ ROUND_4_GAMES = {
 
 
 @pytest.mark.parametrize("table", sorted(ROUND_4_GAMES, key=str))
-def test_route_0_plays_round_4s_games_in_crates_and_net_12_everywhere(table):
+def test_route_0_plays_round_4s_games_in_crates_partnerships_and_net_12_everywhere(table):
     assert _net_games(12, table) == ROUND_4_GAMES[table]
     same = _net_games(0, table, route=0) == ROUND_4_GAMES[table]
-    assert same == (table[0] == "classic")
+    assert same == (table == ("classic", True))
 
 
 def _totals(rules, spec, games=3):
@@ -736,8 +741,11 @@ def _totals(rules, spec, games=3):
     ("classic", 4, {}, 11),  # classic's default with 4 players: partnerships
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
-    ("classic", 5, {}, None),
-    ("very-crazy-eights", 2, {}, 12),  # the family's presets: the networks before its round
+    ("classic", 5, {}, 12),  # presets without a specialist: round 4's networks
+    ("serbian", 3, {}, 12),
+    ("serbian", 4, {"partnerships": False}, 12),
+    ("classic", 5, {"spare_three": 5}, None),
+    ("very-crazy-eights", 2, {}, 12),
     ("crazy-eights", 3, {}, 12),
     ("very-crazy-eights", 2, {"draw_rule": "one"}, None),
 ])

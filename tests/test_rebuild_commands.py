@@ -210,7 +210,9 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert route_of(Rules.preset("classic", 2, first_dealer="random")) == 5
     assert route_of(Rules.preset("classic", 3)) == 9
     assert route_of(Rules.preset("classic", 4)) == 11
-    assert route_of(Rules.preset("classic", 5)) is None
+    assert route_of(Rules.preset("classic", 5)) == route_of(Rules.preset("serbian", 3)) == 12
+    assert route_of(Rules.preset("serbian", 4, partnerships=False)) == 12
+    assert route_of(Rules.preset("classic", 5, spare_three=5)) is None
     routed = validation("adept", Rules.preset("league", 3))
     assert "seed 51404" in routed and "trained on it alone" in routed
     assert "seed" not in validation("adept:route=0", Rules.preset("league", 3))
@@ -218,7 +220,8 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert "seed 53541" in validation("adept", Rules.preset("league", 4, partnerships=True))
     assert "trained on it alone" not in validation("adept", Rules.preset("serbian", 4))
     eights = validation("adept", Rules.preset("very-crazy-eights", 2))
-    assert "before the Crazy Eights round" in eights and "seed 54590" in eights
+    assert "round 4's networks (adept:net=12)" in eights and "seed 54590" in eights
+    assert "round 4's networks" in validation("adept", Rules.preset("classic", 5))
 
 
 def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):

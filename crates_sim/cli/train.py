@@ -142,7 +142,7 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --both --scheduler local:2 --out train/app-dask
       cp train/app/apprentice.json strategies/apprentice.json  ship them
       crates train --player adept --rounds 4 --games 4800 --out train/adept
-          (adept's shipped networks, every table: docs/strategies.md)
+          (round 4's networks across every table, adept:net=12: docs/strategies.md)
       crates train --player adept --tables three --members 2 --rounds 3 --games 6000 \\
           --out train/adept3   (adept:net=3's networks)
       crates train --player adept --preset league --players 2 --rounds 3 --games 4000 \\
@@ -150,6 +150,9 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
       crates train --player adept --tables eights --start adept:net=12 \\
           --rounds 1 --games 9600 --epochs 6 --lr 0.001 --lr-end 0.0001 --seed 6601 \\
           --out train/adept-eights   (the shipped Crazy Eights network: docs/strategies.md)
+      crates train --player adept --tables crates --start train/adept-eights/adept.json \\
+          --refit crates-individual --rounds 2 --games 9600 --epochs 6 --lr 0.001 \\
+          --lr-end 0.0001 --seed 8801 --out train/adept-crates   (the shipped networks)
 
     With --player adept each round plays --games games in which the teacher (pimc or
     expert) values every option of a --sample of the card decisions from the mover's
