@@ -217,14 +217,13 @@ PRESETS_SET = NET_FILES.index("adept-5.json")
 #: (docs/strategies.md, "Routes"): issue 30's (set 3) on classic individual play and
 #: Crazy Eights with 4 players (on classic partnerships set 3 was level with set 0), and
 #: the specialists on their tables, and round 4's networks (set 12) on the other presets,
-#: where they are at least level with the rounds on one family's drawn rule sets. A
-#: table matches
-#: when its rules array equals the route's in every slot but ROUTE_IGNORES (who deals
-#: first, the turn cap); a route to a set without a network of the table's kind is not
-#: taken. `adept:route=0` never routes: set 0's own networks everywhere (the family
-#: rounds' games; in Crates partnerships round 4's). Routes apply only
-#: while set 0 is the shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside
-#: `networks(...)` (how `crates train` plays each round's own networks).
+#: where they are at least level with the rounds on one family's drawn rule sets. A table
+#: matches when its rules array equals the route's in every slot but ROUTE_IGNORES (who
+#: deals first, the turn cap); a route to a set without a network of the table's kind is
+#: not taken. `adept:route=0` never routes: set 0's own networks everywhere (the family
+#: rounds' games; in Crates partnerships round 4's). Routes apply only while set 0 is the
+#: shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside `networks(...)` (how
+#: `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
           ("classic", 2, {}, 5), ("league", 2, {}, 6), ("serbian", 2, {}, 7),
           ("league", 3, {}, 8), ("classic", 3, {}, 9),

@@ -163,17 +163,8 @@ def adept_measured(folders, write):
     FOLDERS are `crates compare --strategies adept,expert` outputs: a --tables run (its
     tables.csv) or one comparison (its compare.json); a rule set in two folders keeps the
     first folder's row. Without --write the file's text is printed. The shipped file comes
-    from the runs in docs/strategies.md, in this order: twelve drawn rule sets of the
-    Crazy Eights family after its round (seeds 54720-54731), the runs the file's "about"
-    names, the routed tables ("Routes":
-    classic, league, serbian and very-crazy-eights with 2 players on seeds 54130-54133
-    and the four drawn knob sets below -5 on seeds 54150-54153 (2,000 deals each),
-    league with 3 on
-    51404, classic with 3 on 51403, league with 4 on 53532 (individual) and 53541
-    (partnerships), classic with 4 in partnerships on 54002, --tables three on seed
-    51100), --tables every
-    on seed 42100, --tables drawn:10:4201 on seed 42200, four classic knob sets on seeds
-    43200-43203 (about an hour on 2 cores in all).
+    from the runs in docs/strategies.md that its "about" names, newest first (the
+    compares take a few hours on 2 cores in all).
 
     \b
     Examples:
