@@ -13,6 +13,8 @@ Contract:
   random_tables(n_random, seed);
 - `family_tables(family, seed, n_random)`: one family's presets, then rule sets of that
   family drawn from the whole knob space; `eights_tables` and `crates_tables` name it;
+- `partnership_tables(seed, n_random)`: the Crates partnership presets with and without
+  draws at will, then drawn Crates rule sets with 4 players in partnerships;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -125,19 +127,26 @@ def training_tables(seed: int, n_random: int) -> list:
 FAMILY_PRESET_REPEATS = 3
 
 
+def _drawn_where(keep, seed: int, n: int) -> list:
+    """The first n rule sets random_tables(..., seed) would draw for which keep(rules) holds
+    (the others skipped, the generator's draws unchanged)."""
+    rng = _generator(seed)
+    drawn = []
+    while len(drawn) < n:
+        rules = random_rules(rng)
+        if keep(rules):
+            drawn.append(rules)
+    return drawn
+
+
 def family_tables(family: str, seed: int, n_random: int) -> list:
     """The tables of a round on one family alone (`crates train --player adept --tables
     eights|crates`): that family's presets at every player count FAMILY_PRESET_REPEATS
     times, then n_random rule sets of that family drawn from the whole knob space with the
     generator of `seed` (random_tables' draws, the other family's skipped)."""
     presets = [t for t in every_table() if t.family == family]
-    rng = _generator(seed)
-    drawn = []
-    while len(drawn) < n_random:
-        rules = random_rules(rng)
-        if rules.family == family:
-            drawn.append(rules)
-    return presets * FAMILY_PRESET_REPEATS + drawn
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(lambda r: r.family == family,
+                                                          seed, n_random)
 
 
 def eights_tables(seed: int, n_random: int) -> list:
@@ -149,6 +158,19 @@ def crates_tables(seed: int, n_random: int) -> list:
     """`--tables crates`: family_tables of the Crates family (4 players both with and
     without partnerships among its presets; the drawn ones draw partnerships)."""
     return family_tables("crates", seed, n_random)
+
+
+def partnership_tables(seed: int, n_random: int) -> list:
+    """`--tables partnerships`: the tables of a round on Crates partnerships alone (the
+    partnership network learns only from them): each Crates preset with 4 players in
+    partnerships, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then
+    n_random Crates rule sets with 4 players in partnerships drawn from the whole knob
+    space with the generator of `seed` (random_tables' draws, the others skipped)."""
+    presets = [Rules.preset(name, 4, partnerships=True, draw_when_able=at_will)
+               for name, (family, *_rest) in PRESETS.items() if family == "crates"
+               for at_will in (False, True)]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: r.family == "crates" and r.players == 4 and r.partnerships, seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

@@ -39,6 +39,9 @@ EIGHTS_RANDOM_TABLES = 40
 #: `--tables crates`: the Crates family's presets (knob_space.crates_tables) and this many
 #: of that family's rule sets drawn with --seed
 CRATES_RANDOM_TABLES = 40
+#: `--tables partnerships`: the Crates partnership presets with and without draws at will
+#: (knob_space.partnership_tables) and this many Crates partnership rule sets drawn with --seed
+PARTNERSHIP_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -74,7 +77,7 @@ CRATES_RANDOM_TABLES = 40
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates"]),
+@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -82,7 +85,9 @@ CRATES_RANDOM_TABLES = 40
                    "(adept:net=3's tables); eights: the Crazy Eights family's presets "
                    f"(three times) and {EIGHTS_RANDOM_TABLES} of its rule sets drawn with "
                    f"--seed; crates: the same for the Crates family ({CRATES_RANDOM_TABLES} "
-                   "drawn).")
+                   "drawn); partnerships: the Crates presets with 4 players in partnerships, "
+                   "with and without draws at will (three times), and "
+                   f"{PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -106,7 +111,7 @@ CRATES_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every, eights or crates].")
+                   "--tables every, eights, crates or partnerships].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -236,12 +241,14 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
                  hidden=None, value_floor=None, start=None, lr=None, refit=()):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import FOCUS_FROM, crates_tables, eights_tables, focus_tables, training_tables
+    from ..knob_space import (FOCUS_FROM, crates_tables, eights_tables, focus_tables,
+                              partnership_tables, training_tables)
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
-    family = None if _named_tables(ctx) or table_set not in ("eights", "crates") else table_set
+    family = (None if _named_tables(ctx) or table_set not in ("eights", "crates", "partnerships")
+              else table_set)
     hidden = hidden or (64 if every else None)
     focus = []
     if every:
@@ -251,6 +258,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         tables = eights_tables(seed, EIGHTS_RANDOM_TABLES)
     elif family == "crates":
         tables = crates_tables(seed, CRATES_RANDOM_TABLES)
+    elif family == "partnerships":
+        tables = partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
