@@ -11,6 +11,7 @@ from crates_sim.knob_space import (
     eights_tables,
     every_table,
     focus_tables,
+    partnership_tables,
     random_tables,
     spec,
     training_tables,
@@ -67,6 +68,23 @@ def test_family_tables_are_one_familys_presets_repeated_then_its_drawn_sets():
         assert tables[-4:] == drawn[:4] and tables_of(11, 4) == tables
     assert any(t.partnerships for t in crates_tables(11, 0))
     assert any(not t.partnerships for t in crates_tables(11, 0) if t.players == 4)
+
+
+def test_partnership_tables_are_the_partnership_presets_with_and_without_draws_at_will():
+    """--tables partnerships: every Crates preset with 4 players in partnerships, with and
+    without draw_when_able, FAMILY_PRESET_REPEATS times; then Crates partnership rule sets
+    in the order random_tables draws them (the others skipped)."""
+    tables = partnership_tables(11, 4)
+    presets = tables[:-4]
+    assert len(presets) == 6 * FAMILY_PRESET_REPEATS
+    assert sorted({(t.preset_name, t.knobs["draw_when_able"]) for t in presets}) == sorted(
+        (name, at_will) for name in ("classic", "league", "serbian") for at_will in (False, True))
+    assert all(t.family == "crates" and t.players == 4 and t.partnerships for t in tables)
+    assert all(t == Rules.preset(t.preset_name, 4, partnerships=True,
+                                 draw_when_able=t.knobs["draw_when_able"]) for t in presets)
+    drawn = [t for t in random_tables(200, 11)
+             if t.family == "crates" and t.players == 4 and t.partnerships]
+    assert tables[-4:] == drawn[:4] and partnership_tables(11, 4) == tables
 
 
 def test_focus_tables_are_the_heads_up_tables_draws_at_will_and_the_knob_table():

@@ -241,8 +241,14 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
                  hidden=None, value_floor=None, start=None, lr=None, refit=()):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import (FOCUS_FROM, crates_tables, eights_tables, focus_tables,
-                              partnership_tables, training_tables)
+    from ..knob_space import (
+        FOCUS_FROM,
+        crates_tables,
+        eights_tables,
+        focus_tables,
+        partnership_tables,
+        training_tables,
+    )
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
