@@ -243,7 +243,7 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.strategies.adept import PRESETS_SET, route_of
+        from crates_sim.strategies.adept import PARTNERS_SET, PRESETS_SET, route_of
 
         measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
@@ -252,11 +252,16 @@ def validation(spec: str, rules) -> str:
             if re.search(r"route\s*=\s*0", str(spec)):  # round 4's networks: the file measures the routed one
                 return (f"{trained}; with route=0 it plays the networks trained across tables, whose "
                         f"figure on this rule set is in docs/strategies.md (Routes)")
-            trained = ("on this rule set it plays a network trained on it alone (docs/strategies.md, "
-                       "Routes)" if route_of(rules) != PRESETS_SET else
-                       "on this preset it plays round 4's networks (adept:net=12), trained across "
-                       "tables, measured at least level with the later rounds here "
-                       "(docs/strategies.md, Routes)")
+            trained = {
+                PRESETS_SET: "on this preset it plays round 4's networks (adept:net=12), trained "
+                             "across tables, measured at least level with the later rounds here "
+                             "(docs/strategies.md, Routes)",
+                PARTNERS_SET: "where partners may draw at will it plays the partnership network "
+                              "refitted on Crates partnership tables (adept:net=13), measured "
+                              "stronger than round 4's there (docs/strategies.md, A round on "
+                              "Crates partnerships)",
+            }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
+                                   "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)
         if who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"

@@ -52,16 +52,19 @@ from crates_sim.cards import (
     E_SKIP,
     E_WILD,
     E_WILD9,
+    FAMILY_CRATES,
     FAMILY_EIGHTS,
     K_COUNT_FORCED,
     K_DECK_N,
     K_DRAW_RULE,
     K_DRAW_WHEN_ABLE,
+    K_FAMILY,
     K_FIRST_DEALER,
     K_HAND_SIZE,
     K_MAX_TURNS,
     K_NINE_COVERED,
     K_OUT,
+    K_PARTNER,
     K_PENALTY,
     K_PSCOPE_TEAM,
     K_SEVEN_ACROSS,
@@ -199,18 +202,26 @@ N_TABLES = len(TABLES)
 #: table alone (`crates train --player adept --preset P --players N`; 10 with --both
 #: --value-floor, 11 with --value-floor); 12: the shipped set before its Crazy Eights
 #: network was refitted on that family's drawn rule sets (`--tables eights --start`;
-#: round 4 across tables, shipped until issue 38's last session). A file names
+#: round 4 across tables, shipped until issue 38's last session); 13: the shipped set
+#: with its partnership network refitted on Crates partnership tables
+#: (`--tables partnerships --start ...`), which the shipped set plays on Crates
+#: partnership tables with draws at will (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
              "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json",
-             "adept-classic-4p.json", "adept-5.json")
+             "adept-classic-4p.json", "adept-5.json", "adept-6.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
 #: --tables eights|crates --start ...`)
 PRESETS_SET = NET_FILES.index("adept-5.json")
+#: the set whose partnership network was refitted on Crates partnership tables
+#: (`crates train --player adept --tables partnerships`): stronger than round 4's where
+#: partners may draw at will, weaker where they may not (docs/strategies.md, "A round on
+#: Crates partnerships")
+PARTNERS_SET = NET_FILES.index("adept-6.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
@@ -237,6 +248,10 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
             for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
+#: routes by what a table does rather than by which table it is, taken after ROUTES:
+#: ({rules-array slot: value}, set); a slot not named matches any value. Crates
+#: partnership tables where a seat may draw at will play PARTNERS_SET's network.
+WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -250,9 +265,9 @@ N_SLOTS = N_NETS * N_TABLES
 W0 = 4 + N_SLOTS
 #: the routes (ROUTES), after the blocks: [ROUTES_AT] how many are active (0: none, as
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
-#: array (`Rules.to_array`) of its table
+#: array (`Rules.to_array`) of its table, NaN in the slots a WHERE_ROUTES entry leaves open
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 24
+MAX_ROUTES = 26
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -683,10 +698,11 @@ def table_of(obs):
 @leaf
 def _route_matches(obs, buf, at):
     """Whether the game's rules (the view's copy) equal the route's at buf[at:] in every
-    slot but ROUTE_IGNORES (most tables differ in their first slots: family, players,
-    partnerships)."""
+    slot but ROUTE_IGNORES and those the route leaves open (NaN: WHERE_ROUTES); most
+    tables differ in their first slots: family, players, partnerships."""
     for k in range(RULES_LEN):
-        if float(obs[O_RULES + k]) != buf[at + k]:
+        value = buf[at + k]
+        if value == value and float(obs[O_RULES + k]) != value:  # NaN != NaN: open
             ignored = False
             for j in range(len(ROUTE_IGNORES)):
                 if k == ROUTE_IGNORES[j]:
@@ -700,7 +716,7 @@ def _route_matches(obs, buf, at):
 def network_of(obs, buf, net, route):
     """The network slot a decision is scored by: set `net`'s network for the table kind
     (`table_of`), or, for the shipped set (net 0) with `route` on, the set a route names
-    when the game's table is the route's (ROUTES)."""
+    when the game's table is the route's (ROUTES, then WHERE_ROUTES)."""
     kind = table_of(obs)
     if route and net == 0 and buf.shape[0] >= BUFFER_LEN:
         for r in range(int(buf[ROUTES_AT])):
@@ -761,7 +777,8 @@ ADEPT_BUILTIN = Builtin(
                                  "classic's with 3 players, 10 league's with 4, 11 "
                                  "classic's with 4 in partnerships, 12 round 4's "
                                  "(shipped before the rounds on one family's drawn "
-                                 "rule sets)",
+                                 "rule sets), 13 the shipped ones with the partnership "
+                                 "network refitted on Crates partnership tables",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -771,7 +788,8 @@ ADEPT_BUILTIN = Builtin(
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
-                                   "family's drawn rule sets; 0: net's own "
+                                   "family's drawn rule sets, and on Crates partnership "
+                                   "tables with draws at will net=13's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
@@ -981,24 +999,32 @@ def weights_buffer() -> np.ndarray:
             if chosen or os.path.exists(str(path)):
                 set_weights(read_weights(path), net)
         if not os.environ.get(WEIGHTS_ENV):
-            set_routes(ROUTES)
+            set_routes(ROUTES, WHERE_ROUTES)
     return _BUFFER[0]
 
 
-def set_routes(routes) -> None:
-    """Route set 0's decisions on these tables ((preset, players, knobs, set), as ROUTES)
-    to those sets' networks from now on; () turns routing off."""
+def set_routes(routes, where=()) -> None:
+    """Route set 0's decisions on these tables ((preset, players, knobs, set), as ROUTES),
+    then on the tables that hold these rules-array slots ({slot: value}, set), as
+    WHERE_ROUTES) to those sets' networks from now on; () turns routing off."""
     from crates_sim.rules import Rules
 
-    if len(routes) > MAX_ROUTES:
+    if len(routes) + len(where) > MAX_ROUTES:
         raise CratesError(f"at most {MAX_ROUTES} adept routes")
     buf = weights_buffer()
     buf[ROUTES_AT:X0] = 0.0
-    for r, (preset, players, knobs, net_set) in enumerate(routes):
+    arrays = [(net_set, Rules.preset(preset, players, **knobs).to_array())
+              for preset, players, knobs, net_set in routes]
+    for slots_held, net_set in where:
+        array = np.full(RULES_LEN, np.nan)
+        for slot, value in slots_held.items():
+            array[slot] = value
+        arrays.append((net_set, array))
+    for r, (net_set, array) in enumerate(arrays):
         at = ROUTES_AT + 1 + r * ROUTE_LEN
         buf[at] = net_set
-        buf[at + 1:at + ROUTE_LEN] = Rules.preset(preset, players, **knobs).to_array()
-    buf[ROUTES_AT] = len(routes)
+        buf[at + 1:at + ROUTE_LEN] = array
+    buf[ROUTES_AT] = len(arrays)
 
 
 def route_of(rules):

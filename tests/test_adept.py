@@ -655,6 +655,21 @@ def test_the_family_rounds_changed_only_the_crazy_eights_and_crates_individual_n
     assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) is None
 
 
+def test_the_partnership_round_changed_only_the_partnership_network():
+    """Set 13 (adept-6.json) is the shipped set with its partnership network refitted on
+    Crates partnership tables (`crates train --player adept --tables partnerships --start
+    ... --refit crates-partnerships`); the shipped set plays it on Crates partnership
+    tables where a seat may draw at will, and nowhere else (WHERE_ROUTES)."""
+    shipped, refitted = A.read_weights(A.shipped_weights_path(0)), A.read_weights(A.shipped_weights_path(13))
+    for kind in ("crates-individual", "eights-individual"):
+        assert all(np.array_equal(shipped[kind][k], refitted[kind][k]) for k in shipped[kind]), kind
+    assert not np.array_equal(shipped["crates-partnerships"]["w_opt"], refitted["crates-partnerships"]["w_opt"])
+    for players, partnerships, at_will, routed in ((4, True, True, 13), (4, True, False, None),
+                                                   (4, False, True, None), (3, False, True, None)):
+        rules = Rules.preset("serbian", players, partnerships=partnerships, draw_when_able=at_will)
+        assert A.route_of(rules) == routed
+
+
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     """Across tables a rare option can cost millions of points (doubling pressures): a
     robust run floors each value VALUE_FLOOR below its decision's best, keeping the
@@ -751,6 +766,12 @@ def _totals(rules, spec, games=3):
     ("very-crazy-eights", 2, {}, 12),
     ("crazy-eights", 3, {}, 12),
     ("very-crazy-eights", 2, {"draw_rule": "one"}, None),
+    # Crates partnerships with draws at will (WHERE_ROUTES): the partnership round's network
+    ("classic", 4, {"draw_when_able": True}, 13),
+    ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 13),
+    ("league", 4, {"partnerships": True, "draw_when_able": True}, 13),
+    ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
+    ("serbian", 4, {"count_forced": False}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)
@@ -766,7 +787,7 @@ def test_routes_off_play_the_shipped_set_everywhere():
     try:
         assert _totals(rules, "adept") == _totals(rules, "adept:route=0")
     finally:
-        A.set_routes(A.ROUTES)
+        A.set_routes(A.ROUTES, A.WHERE_ROUTES)
     assert _totals(rules, "adept") == _totals(rules, "adept:net=3")
     with pytest.raises(CratesError, match="at most"):
         A.set_routes(A.ROUTES * 3)
@@ -777,7 +798,10 @@ def test_routes_off_play_the_shipped_set_everywhere():
     try:
         assert _totals(partners, "adept") == _totals(partners, "adept:route=0")
     finally:
-        A.set_routes(A.ROUTES)
+        A.set_routes(A.ROUTES, A.WHERE_ROUTES)
+    with pytest.raises(CratesError, match="at most"):
+        A.set_routes(A.ROUTES, A.WHERE_ROUTES * 3)
+    assert A.route_of(Rules.preset("classic", 4, draw_when_able=True)) == A.PARTNERS_SET
 
 
 def test_the_hint_scores_with_the_routed_network():

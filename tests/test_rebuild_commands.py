@@ -222,6 +222,8 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     eights = validation("adept", Rules.preset("very-crazy-eights", 2))
     assert "round 4's networks (adept:net=12)" in eights and "seed 54590" in eights
     assert "round 4's networks" in validation("adept", Rules.preset("classic", 5))
+    at_will = validation("adept", Rules.preset("serbian", 4, draw_when_able=True))
+    assert "adept:net=13" in at_will and "trained on it alone" not in at_will
 
 
 def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
