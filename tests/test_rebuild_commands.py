@@ -239,6 +239,10 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     assert held_across("adept", [classic, Rules.preset("classic", 4, seven_target="next")]) == "adept:route=0"
     serbian = Rules.preset("serbian", 4)
     assert held_across("adept", [serbian, Rules.preset("serbian", 4, nine_wild=False)]) == "adept"
+    # a draw-at-will variant of a partnership preset routes to set 13: both held to route=0,
+    # which plays set 0's partnership network on both, as before that route
+    assert held_across("adept:stock=4", [serbian, Rules.preset("serbian", 4, draw_when_able=True)]) \
+        == "adept:stock=4:route=0"
     assert held_across("adept", [classic, classic]) == "adept"  # one route: the specialist plays both
     assert held_across("adept:route=1", [classic, drawing]) == "adept:route=1"  # asked for
     assert held_across("adept:net=4", [classic, drawing]) == "adept:net=4"
