@@ -166,9 +166,8 @@ def partnership_tables(seed: int, n_random: int) -> list:
     partnerships, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then
     n_random Crates rule sets with 4 players in partnerships drawn from the whole knob
     space with the generator of `seed` (random_tables' draws, the others skipped)."""
-    presets = [Rules.preset(name, 4, partnerships=True, draw_when_able=at_will)
-               for name, (family, *_rest) in PRESETS.items() if family == "crates"
-               for at_will in (False, True)]
+    presets = [Rules.preset(t.preset_name, 4, partnerships=True, draw_when_able=at_will)
+               for t in every_table() if t.partnerships for at_will in (False, True)]
     return presets * FAMILY_PRESET_REPEATS + _drawn_where(
         lambda r: r.family == "crates" and r.players == 4 and r.partnerships, seed, n_random)
 

@@ -258,18 +258,19 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
-    family = (None if _named_tables(ctx) or table_set not in ("eights", "crates", "partnerships")
-              else table_set)
+    # a round on one part of the table space (one family, or Crates partnerships)
+    part = (None if _named_tables(ctx) or table_set not in ("eights", "crates", "partnerships")
+            else table_set)
     hidden = hidden or (64 if every else None)
     focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
         focus = focus_tables()
-    elif family == "eights":
+    elif part == "eights":
         tables = eights_tables(seed, EIGHTS_RANDOM_TABLES)
-    elif family == "crates":
+    elif part == "crates":
         tables = crates_tables(seed, CRATES_RANDOM_TABLES)
-    elif family == "partnerships":
+    elif part == "partnerships":
         tables = partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
@@ -284,7 +285,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
                         sample=sample, seed=seed, epochs=epochs, workers=workers,
                         scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=(every or family is not None) if value_floor is None
+                        robust=(every or part is not None) if value_floor is None
                         else value_floor, focus=focus,
                         focus_from=FOCUS_FROM if focus else None,
                         start=None if start is None else _start_file(start), lr=lr,
