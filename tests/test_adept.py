@@ -380,45 +380,6 @@ def test_the_called_suit_features_see_the_calls_of_last_wilds():
         assert (row["next_called_suit"], row["mate_called_suit"]) == (0.0, 0.0)
 
 
-def test_the_empty_stock_inputs_say_who_the_empty_stock_falls_on():
-    """empty_on: the seat the empty stock falls on if each seat from the next one drew a
-    card a turn after the option (the stock it leaves, plus one, seats on), priced at its
-    next pressure, + an opponent, - my side; 0 beyond two rounds of the table, after a
-    draw that empties the stock itself, and in Crazy Eights. draw_next_stuck: for a draw,
-    the chance that the next seat cannot follow the pile's card (its suit or rank, or a
-    wild), from the unseen cards."""
-    from crates_sim.cards import ACTION_DRAW, O_PER_SEAT, O_SEAT, O_SEATS, O_STOCK_N, OS_PRESS_K
-    from crates_sim.view import current_rank, current_suit, hand_size, is_wild, seat_after
-
-    d = _first_decision(draw_when_able=True)
-    obs = d.obs.copy()
-    nxt, mate = seat_after(obs, 1), seat_after(obs, 2)
-    obs[O_SEATS + nxt * O_PER_SEAT + OS_PRESS_K] = 3      # its next pressure: 40 points
-    obs[O_SEATS + mate * O_PER_SEAT + OS_PRESS_K] = 5     # my side's: 160 points
-    king = 12 * 4                                         # draws nobody a card
-    mine = -A.pressure_cost(obs, int(obs[O_SEAT]))       # the seat 4 or 8 seats on: me
-    last = 0.05                                           # the seat before me: no pressure yet
-    for stock, draw_on, king_on in ((0, 0.0, 0.4), (1, 0.4, -1.6), (2, -1.6, last),
-                                    (3, last, mine), (7, last, mine), (8, mine, 0.0),
-                                    (9, 0.0, 0.0)):
-        obs[O_STOCK_N] = stock
-        assert _option_row(d, obs, ACTION_DRAW)[0]["empty_on"] == pytest.approx(draw_on), stock
-        assert _option_row(d, obs, king)[0]["empty_on"] == pytest.approx(king_on), stock
-    obs[O_STOCK_N] = 3
-    row = _option_row(d, obs, ACTION_DRAW)[0]
-    unseen = set(range(52)) - set(d.hand.tolist()) - set(d.pile.tolist())
-    answers = {x for x in unseen if is_wild(obs, x) or x // 4 == current_rank(obs)
-               or x % 4 == current_suit(obs)}
-    want = (1 - len(answers) / len(unseen)) ** hand_size(obs, nxt)  # nxt: an opponent
-    assert 0.0 < want < 1.0 and row["draw_next_stuck"] == pytest.approx(want)
-    assert _option_row(d, obs, king)[0]["draw_next_stuck"] == 0.0
-    e = _first_decision("crazy-eights")
-    eights = e.obs.copy()
-    eights[O_STOCK_N] = 1
-    row = _option_row(e, eights, ACTION_DRAW)[0]
-    assert row["empty_on"] == 0.0 and row["draw_next_stuck"] == 0.0
-
-
 def test_the_card_counting_features_count_what_nobody_has_shown():
     """wilds_unseen and next_stuck, recomputed in plain Python from the view on live
     decisions: the unseen cards are those not in my hand or the pile; the next seat is
