@@ -116,8 +116,6 @@ from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_opponent
 from crates_sim.view import (
     called_suit,
-    current_rank,
-    current_suit,
     effect,
     hand_size,
     is_action,
@@ -147,21 +145,9 @@ RANK_NAMES = "A23456789TJQK"
 #: cards I draw taking it. The same option means the same inputs on every table.
 RULE_OPTION_FEATURES = ("draws_next", "draws_opponents", "draws_partner", "starts_count",
                         "wild_any", "wild_colour", "voluntary_draw", "pass", "my_draws")
-#: Last, who the empty stock falls on (`empty_rows`, Crates only; networks before them read
-#: none: a file without them scores exactly as before): `empty_on`, the seat that would
-#: find the stock empty if every seat from the next one drew a card a turn after the
-#: option (the stock it leaves, plus one, seats on), as its next pressure's cost, + an
-#: opponent, - my side (where draws at will let a seat drain the stock, who draws it dry
-#: decides who takes the pressure); and `draw_next_stuck`, for a draw or a pass, the chance
-#: that the next seat cannot answer the card on the pile (+ an opponent, - my partner),
-#: what a card's `next_stuck` says of the card.
-STOCK_OPTION_FEATURES = ("empty_on", "draw_next_stuck")
-#: the stock inputs are read only within this many rounds of the table from the empty stock
-EMPTY_ROUNDS = 2
 EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
                   + ("pressure_dealt", "pressure_taken", "stock_after", "next_called_suit",
-                     "mate_called_suit", "next_stuck") + RULE_OPTION_FEATURES
-                  + STOCK_OPTION_FEATURES)
+                     "mate_called_suit", "next_stuck") + RULE_OPTION_FEATURES)
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
@@ -192,9 +178,7 @@ N_CONTEXT = len(CONTEXT_FEATURES)
 #: where the rules' inputs begin in the decision's row
 RULE_CONTEXT_AT = N_CONTEXT - len(RULE_CONTEXT_FEATURES)
 #: where the option's rule inputs begin in its row
-RULE_OPTION_AT = N_OPTION - len(STOCK_OPTION_FEATURES) - len(RULE_OPTION_FEATURES)
-#: where the option's stock inputs begin in its row
-STOCK_OPTION_AT = N_OPTION - len(STOCK_OPTION_FEATURES)
+RULE_OPTION_AT = N_OPTION - len(RULE_OPTION_FEATURES)
 #: the most hidden units a network may have (its block's width in the buffer); a network
 #: with fewer (the first networks: 32) uses the first ones and costs that much less
 HIDDEN = 64
@@ -359,8 +343,7 @@ def draws_made(obs, card, phase, k):
 @leaf
 def stock_rows(obs, card, phase, out, at):
     """The option's pressure_dealt, stock_after into out[at], out[at + 2]: the draws it
-    makes the others take, in turn order, from the stock (obs[O_STOCK_N]). Returns the
-    cards its draws leave in the stock, or -1 where one of them finds it empty."""
+    makes the others take, in turn order, from the stock (obs[O_STOCK_N])."""
     stock = obs[O_STOCK_N]
     drawn = 0
     dealt = 0.0
@@ -374,7 +357,6 @@ def stock_rows(obs, card, phase, out, at):
         drawn += d
     out[at] = dealt
     out[at + 2] = max(stock - drawn, 0) / 20.0
-    return stock - drawn if stock >= drawn else -1
 
 
 @leaf
@@ -412,48 +394,22 @@ def stuck_chance(obs, card, phase, unseen, wild, new_suit):
     new_suit current; in a count, or a count card: another count card) if each of its
     cards were drawn at random from the `unseen` ones; a suit it showed void in with
     nothing drawn since counts as none of its cards."""
+    n_unseen = popcount(unseen)
+    if n_unseen == 0:
+        return 0.0
+    q = seat_after(obs, 1)
     if phase == PH_COUNT or effect(obs, card) == E_COUNT:
         answers = np.int64(0)
         for d in range(52):
             if obs[O_RULES + COUNT_ADD + d] > 0:
                 answers |= np.int64(1) << d
-        return _stuck_without(obs, unseen, answers)
-    return _stuck_following(obs, unseen, wild, card >> 2, new_suit)
-
-
-@leaf
-def _stuck_following(obs, unseen, wild, rank, suit):
-    """stuck_chance where the next seat must follow `rank` or `suit` (or play a wild)."""
-    answers = wild | (RANK0_CARDS << (4 * rank))
-    base = O_SEATS + seat_after(obs, 1) * O_PER_SEAT
-    if not (((obs[base + OS_VOIDS] >> suit) & 1) != 0 and obs[base + OS_VOID_FREE] == 0):
-        answers |= SUIT0_CARDS << suit
-    return _stuck_without(obs, unseen, answers)
-
-
-@leaf
-def _stuck_without(obs, unseen, answers):
-    """The chance that the next seat's cards, drawn at random from `unseen`, hold none of
-    the mask `answers`."""
-    n_unseen = popcount(unseen)
-    if n_unseen == 0:
-        return 0.0
+    else:
+        answers = wild | (RANK0_CARDS << (4 * (card >> 2)))
+        base = O_SEATS + q * O_PER_SEAT
+        if not (((obs[base + OS_VOIDS] >> new_suit) & 1) != 0 and obs[base + OS_VOID_FREE] == 0):
+            answers |= SUIT0_CARDS << new_suit
     share = popcount(unseen & answers) / n_unseen
-    return (1.0 - share) ** hand_size(obs, seat_after(obs, 1))
-
-
-@leaf
-def empty_rows(obs, left, out, at):
-    """The option's `empty_on` into out[at] (STOCK_OPTION_FEATURES): the seat the empty
-    stock falls on if each seat from the next one drew a card a turn once the option has
-    left `left` cards in the stock (-1: it empties the stock before the end of its draws,
-    which `pressure_dealt`/`pressure_taken` say), as the cost of its next pressure, + an
-    opponent, - my side; 0 in Crazy Eights (no pressures) or with the empty stock more than
-    EMPTY_ROUNDS rounds of the table away."""
-    if left < 0 or obs[O_FAMILY] == FAMILY_EIGHTS or left >= EMPTY_ROUNDS * obs[O_PLAYERS]:
-        return
-    q = seat_after(obs, left + 1)
-    out[at] = pressure_cost(obs, q) * (1.0 if is_opponent(obs, q) else -1.0)
+    return (1.0 - share) ** hand_size(obs, q)
 
 
 @leaf
@@ -568,28 +524,20 @@ def extra_rows(obs, hand, pile, options, out, base, F):
             out[at + j] = 0.0
         c = options[i]
         press = base + i * F + PRESSURE_DEALT
-        empty = base + i * F + STOCK_OPTION_AT
         rule_option_rows(obs, c, phase, options.shape[0], out, base + i * F + RULE_OPTION_AT)
         if is_action(c):
             out[at] = now / POINTS_SCALE
-            # a draw (a count's cards, else one) from a stock that has too few (a pass reads
-            # as a draw of one here, as the networks were trained; it draws none)
+            # a draw (a count's cards, else one) from a stock that has too few
             mine = obs[O_COUNT] if phase == PH_COUNT else 1
             if stock < mine:
                 out[press + 1] = pressure_cost(obs, obs[O_SEAT])
             out[press + 2] = max(stock - mine, 0) / 20.0
-            if c == ACTION_PASS:
-                mine = 0
-            empty_rows(obs, stock - mine if stock >= mine else -1, out, empty)
-            if phase == PH_PLAY and obs[O_FAMILY] != FAMILY_EIGHTS:
-                out[empty + 1] = side * _stuck_following(obs, unseen, wild,
-                                                         current_rank(obs), current_suit(obs))
             continue
         after = hand_points(obs, held & ~(np.int64(1) << c))
         out[at] = after / POINTS_SCALE
         out[at + 1] = (now - after) / POINTS_SCALE
         out[at + 2 + (c >> 2)] = 1.0
-        empty_rows(obs, stock_rows(obs, c, phase, out, press), out, empty)
+        stock_rows(obs, c, phase, out, press)
         new_suit = called_after(held, c) if is_wild(obs, c) else c & 3
         out[press + 5] = side * stuck_chance(obs, c, phase, unseen, wild, new_suit)
         if not is_wild(obs, c):
