@@ -520,6 +520,10 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
         adept.write_weights(wfile, nets, info)
         weights_file = wfile
         reports.append(fit)
+        # let this round's decisions go before the next round loads every round's: held
+        # until then, the second round of a 9,600-game partnership run was killed at 24 GB
+        # on a 24 GB machine (resumed alone, its fit peaked at 16 GB)
+        data = train_part = test_part = None
     adept.write_weights(out / "adept.json", nets, {"teacher": teacher, "rounds": rounds,
                                                    "command": command,
                                                    "fit": reports[-1] if reports else {}})
