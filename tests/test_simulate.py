@@ -286,6 +286,41 @@ def test_ctrl_c_keeps_finished_chunks(reference, tmp_path, monkeypatch):
     same(reference, out)
 
 
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
+    """`kill PID` (SIGTERM, as a batch scheduler's time limit sends) on `crates simulate`
+    with worker processes: the workers stop with it (Python's default left them running,
+    orphaned, and the manifest saying "running"), the manifest says interrupted, and the
+    command says how to resume."""
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "term"
+    proc = subprocess.Popen([sys.executable, "-m", "crates_sim", "simulate", "--games", "4000000",
+                             "--seed", "12", "--workers", "2", "--out", str(out), "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240  # a cold start compiles the engine first
+        children = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            children = psutil.Process(proc.pid).children(recursive=True)
+            if (out / "manifest.json").exists() and len(children) >= 3:  # forkserver + 2
+                break
+            time.sleep(0.2)
+        assert proc.poll() is None and len(children) >= 3, "the run ended before its workers ran"
+        time.sleep(0.5)
+        proc.terminate()
+        _stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "Interrupted:" in stderr and "crates simulate --preset classic" in stderr
+    assert "Traceback" not in stderr
+    _gone, alive = psutil.wait_procs(children, timeout=20)
+    assert not alive, f"workers left running: {alive}"
+    assert manifest(out)["status"] == "interrupted"
+
+
 def test_disk_full_mid_run(reference, tmp_path, monkeypatch):
     out = tmp_path / "full"
     from crates_sim.data import dataset  # the one writer: simulate's chunks go through it

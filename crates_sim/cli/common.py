@@ -2,9 +2,14 @@
 
 Contract: a `CratesError` raised by a command and a click usage error (an unknown option,
 a value out of its range, a bad choice) both print exactly one line, `Error: ...`; a usage
-error's line ends with the command's help to read, e.g. `(crates simulate --help)`. The
-shared options live in `options`; `rules_options` is re-exported here for older imports.
+error's line ends with the command's help to read, e.g. `(crates simulate --help)`. A
+SIGTERM stops a command as Ctrl-C does (`_sigterm_interrupts`). The shared options live in
+`options`; `rules_options` is re-exported here for older imports.
 """
+
+import signal
+import threading
+from contextlib import contextmanager
 
 import click
 
@@ -26,6 +31,26 @@ def _one_line(exc: click.UsageError) -> OneLineUsageError:
     return OneLineUsageError(exc.format_message(), exc.ctx)
 
 
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_interrupts():
+    """Inside the block a SIGTERM (`kill PID`, a batch scheduler's time limit) stops a
+    command as Ctrl-C does: its workers stopped, its finished chunks kept, the manifest
+    marked interrupted. Python's default would end the process at once and leave the
+    workers running. Only the main thread can set a handler (elsewhere: unchanged)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class CratesGroup(click.Group):
     """A group whose commands turn `CratesError` into one line on stderr and exit 2, and
     whose usage errors (its own and its commands') are one line too."""
@@ -40,7 +65,8 @@ class CratesGroup(click.Group):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            with _sigterm_interrupts():
+                return super().invoke(ctx)
         except CratesError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(2)
