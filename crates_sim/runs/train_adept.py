@@ -462,7 +462,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
             blocks = [Block(tuple(played), teacher, None if weights_file is None else str(weights_file),
                             r_seed, s, min(BLOCK_GAMES, games - s), sample) for s in todo]
             done = games - sum(b.games for b in blocks)
-            echo(f"round {r}: playing {games - done:,} games on {len(played)} tables "
+            echo(f"round {r}: playing {games - done:,} games on {len(played)} "
+                 f"table{'s' if len(played) > 1 else ''} "
                  f"({done:,} played before)")
             bar = Progress(games, done=done, enabled=progress)
             step = max(games // 10, 1)  # without the bar (a log), a line every tenth
@@ -498,6 +499,9 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
             if not mine.any() or (refit and name not in refit):
                 continue
             train_part, test_part = data.select(mine & ~held), data.select(mine & held)
+            # a fit of millions of decisions takes minutes and prints nothing until it ends
+            echo(f"round {r} {name}: fitting to {len(train_part):,} decisions "
+                 f"({len(data):,} recorded in {r} round{'s' if r > 1 else ''})")
             start_net = None if nets is None else nets.get(name)
             new[name] = fit_net(train_part, start_net, epochs=epochs, seed=seed * 100 + r,
                                 lr=LEARNING_RATE if lr is None else lr, lr_end=lr_end,
