@@ -313,11 +313,13 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+        _gone, alive = psutil.wait_procs(children, timeout=20)
+        for child in alive:  # a failing run leaves no workers burning the machine
+            child.kill()
+    assert not alive, f"workers left running: {alive}"
     assert proc.returncode == 130, stderr
     assert "Interrupted:" in stderr and "crates simulate --preset classic" in stderr
     assert "Traceback" not in stderr
-    _gone, alive = psutil.wait_procs(children, timeout=20)
-    assert not alive, f"workers left running: {alive}"
     assert manifest(out)["status"] == "interrupted"
 
 
