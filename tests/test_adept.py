@@ -452,6 +452,21 @@ def test_crates_train_members_averages_independent_runs(tmp_path):
     assert wrong.exit_code == 2 and "--player adept" in wrong.output
 
 
+def test_an_interrupted_adept_run_says_how_to_resume(tmp_path, monkeypatch):
+    """Ctrl-C (or a SIGTERM, which the group turns into one) during `crates train --player
+    adept`: exit 130 and one line saying what is kept and how to resume, no traceback."""
+    from crates_sim.runs import train_adept
+
+    def interrupted(*_args, **_kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_adept, "train_members", interrupted)
+    res = CliRunner().invoke(cli, _small_train(tmp_path / "i"))
+    assert res.exit_code == 130, res.output
+    assert "Interrupted:" in res.output and "run the same command again" in res.output
+    assert "Traceback" not in res.output
+
+
 def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     """--value-floor: a specialist run floors the teacher's values as a run across tables
     does (VALUE_FLOOR); the run's settings say so, so that resuming without it is refused."""

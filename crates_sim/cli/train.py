@@ -282,16 +282,22 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     else:
         tables = [rules]
     command = " ".join(["crates", "train", *sys.argv[2:]]) if len(sys.argv) > 2 else ""
-    res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
-                        sample=sample, seed=seed, epochs=epochs, workers=workers,
-                        scheduler=scheduler, overwrite=overwrite, lr_end=lr_end, hidden=hidden,
-                        robust=(every or part is not None) if value_floor is None
-                        else value_floor, focus=focus,
-                        focus_from=FOCUS_FROM if focus else None,
-                        start=None if start is None else _start_file(start), lr=lr,
-                        refit=tuple(refit),
-                        echo=lambda s: None if quiet else click.echo(s, err=True),
-                        progress=not quiet and sys.stderr.isatty(), command=command)
+    try:
+        res = train_members(tables, out, members, teacher=teacher, rounds=rounds, games=games,
+                            sample=sample, seed=seed, epochs=epochs, workers=workers,
+                            scheduler=scheduler, overwrite=overwrite, lr_end=lr_end,
+                            hidden=hidden, robust=(every or part is not None)
+                            if value_floor is None else value_floor, focus=focus,
+                            focus_from=FOCUS_FROM if focus else None,
+                            start=None if start is None else _start_file(start), lr=lr,
+                            refit=tuple(refit),
+                            echo=lambda s: None if quiet else click.echo(s, err=True),
+                            progress=not quiet and sys.stderr.isatty(), command=command)
+    except KeyboardInterrupt:  # Ctrl-C, or a SIGTERM (crates_sim.cli.common)
+        click.echo(f"\nInterrupted: the blocks of games played so far and the rounds fitted "
+                   f"are kept in {out}; run the same command again to resume where it "
+                   f"stopped.", err=True)
+        sys.exit(130)
     click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")
     for m, run in enumerate(res.get("members", [res])):
         if members > 1:
