@@ -116,6 +116,8 @@ from crates_sim.strategies.builtin import announce_with, greedy_nb, longest_suit
 from crates_sim.strategies.heuristic import hits, is_opponent
 from crates_sim.view import (
     called_suit,
+    current_rank,
+    current_suit,
     effect,
     hand_size,
     is_action,
@@ -137,7 +139,12 @@ from crates_sim.view import (
 #: partner), or my partner, called with its last wild (it held the most of it then). Last,
 #: the chance that the next seat holds nothing to answer the card (`stuck_chance`: +, an
 #: opponent; -, my partner), from the cards it could answer with that nobody has shown.
+#: Then what my own hand can do after the option (`HAND_OPTION_FEATURES`): how many of the
+#: cards I keep could follow the card it leaves on the pile (its suit or rank, or a wild;
+#: a wild's suit is the one it would call; a draw or a pass leaves the pile's card), and
+#: whether I keep cards and none of them could.
 RANK_NAMES = "A23456789TJQK"
+HAND_OPTION_FEATURES = ("my_followers", "left_stuck")
 #: Then what the option does under these rules, whatever its rank (`rule_option_rows`):
 #: the cards the next seat, the opponents and my partner draw if they cannot answer it,
 #: whether it starts a count, is wild (any suit, or a suit of one colour), is a voluntary
@@ -147,7 +154,8 @@ RULE_OPTION_FEATURES = ("draws_next", "draws_opponents", "draws_partner", "start
                         "wild_any", "wild_colour", "voluntary_draw", "pass", "my_draws")
 EXTRA_FEATURES = (("points_after", "points_shed") + tuple(f"rank_{r}" for r in RANK_NAMES)
                   + ("pressure_dealt", "pressure_taken", "stock_after", "next_called_suit",
-                     "mate_called_suit", "next_stuck") + RULE_OPTION_FEATURES)
+                     "mate_called_suit", "next_stuck") + HAND_OPTION_FEATURES
+                  + RULE_OPTION_FEATURES)
 OPTION_FEATURES = (tuple(_APPRENTICE_FEATURES[:N_BASE]) + tuple(f"{c}_raw" for c in CROSSED)
                    + EXTRA_FEATURES)
 N_OPTION = N_COMPACT + len(EXTRA_FEATURES)
@@ -164,6 +172,12 @@ RULE_CONTEXT_FEATURES = (
     "draw_unlimited", "hand_dealt", "deck", "wild_cards", "count_cards", "count_pips",
     "target_left_me", "target_left_best",
 )
+#: what my hand holds, in the decision's row (`hand_context`): its cards of each suit (in
+#: eighths) and of each rank (in quarters). Before these the network saw my hand only
+#: through its options (issue 38: two-player hands, where the inputs of my own hand took
+#: a fifth off the regret that separates the network from the teacher's own noise).
+HAND_CONTEXT_FEATURES = (tuple(f"my_suit_{s}" for s in range(4))
+                         + tuple(f"my_rank_{r}" for r in RANK_NAMES))
 #: the decision's row (`context_row`), the same for every option of a decision
 CONTEXT_FEATURES = (
     "hand", "min_opp_hand", "stock", "pile", "mate_hand",          # apprentice's CONTEXT
@@ -173,15 +187,20 @@ CONTEXT_FEATURES = (
     "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
     "next3_pressure", "stock_empty", "next1_voids_seen", "next2_voids_seen",
     "next3_voids_seen", "wilds_unseen",
-) + RULE_CONTEXT_FEATURES
+) + HAND_CONTEXT_FEATURES + RULE_CONTEXT_FEATURES
 N_CONTEXT = len(CONTEXT_FEATURES)
 #: where the rules' inputs begin in the decision's row
 RULE_CONTEXT_AT = N_CONTEXT - len(RULE_CONTEXT_FEATURES)
+#: where my hand's inputs begin in the decision's row
+HAND_CONTEXT_AT = RULE_CONTEXT_AT - len(HAND_CONTEXT_FEATURES)
+#: where my hand's inputs begin in the option's row
+HAND_OPTION_AT = N_COMPACT + EXTRA_FEATURES.index(HAND_OPTION_FEATURES[0])
 #: where the option's rule inputs begin in its row
 RULE_OPTION_AT = N_OPTION - len(RULE_OPTION_FEATURES)
 #: the most hidden units a network may have (its block's width in the buffer); a network
-#: with fewer (the first networks: 32) uses the first ones and costs that much less
-HIDDEN = 64
+#: with fewer (the first networks: 32, the networks trained across tables: 64) uses the
+#: first ones and costs that much less (`crates train --hidden` goes up to it)
+HIDDEN = 128
 #: the hidden units of a network `crates train` fits from nothing (`--members K` plays K
 #: such networks side by side: `ensemble`)
 FIT_WIDTH = 32
@@ -507,6 +526,38 @@ def rule_context(obs, out, at):
 
 
 @leaf
+def hand_option_rows(obs, held, card, wild, out, at):
+    """What my hand (the mask `held`) can do after the option `card`
+    (HAND_OPTION_FEATURES) into out[at:]: the cards I keep that could follow the card it
+    leaves on the pile (its suit or rank, or a wild: `wild`, the deck's wild cards; a
+    wild's suit the one it calls, `called_after`; a draw or a pass leaves the pile's
+    card), in eighths, and 1 if I keep cards and none could."""
+    if is_action(card):
+        rest, suit, rank = held, current_suit(obs), current_rank(obs)
+    else:
+        rest = held & ~(np.int64(1) << card)
+        suit = called_after(held, card) if is_wild(obs, card) else card & 3
+        rank = card >> 2
+    follow = wild
+    if 0 <= rank < 13:
+        follow |= RANK0_CARDS << (4 * rank)
+    if 0 <= suit < 4:
+        follow |= SUIT0_CARDS << suit
+    followers = popcount(rest & follow)
+    out[at] = followers / 8.0
+    out[at + 1] = 1.0 if rest != 0 and followers == 0 else 0.0
+
+
+@leaf
+def hand_context(hand, out, at):
+    """My hand's inputs of the decision's row (HAND_CONTEXT_FEATURES) into out[at:]."""
+    for j in range(hand.shape[0]):
+        d = hand[j]
+        out[at + (d & 3)] += 1.0 / 8.0
+        out[at + 4 + (d >> 2)] += 1.0 / 4.0
+
+
+@leaf
 def extra_rows(obs, hand, pile, options, out, base, F):
     """adept's own option features (EXTRA_FEATURES) into slots N_COMPACT.. of each row
     (row i at out[base + i * F]); returns the hand's points now and the share of the
@@ -525,6 +576,7 @@ def extra_rows(obs, hand, pile, options, out, base, F):
         c = options[i]
         press = base + i * F + PRESSURE_DEALT
         rule_option_rows(obs, c, phase, options.shape[0], out, base + i * F + RULE_OPTION_AT)
+        hand_option_rows(obs, held, c, wild, out, base + i * F + HAND_OPTION_AT)
         if is_action(c):
             out[at] = now / POINTS_SCALE
             # a draw (a count's cards, else one) from a stock that has too few
@@ -617,6 +669,7 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, ou
             out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
     out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
     out[at + 33] = wilds_unseen
+    hand_context(hand, out, at + HAND_CONTEXT_AT)
     rule_context(obs, out, at + RULE_CONTEXT_AT)
 
 

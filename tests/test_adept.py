@@ -421,6 +421,53 @@ def test_the_card_counting_features_count_what_nobody_has_shown():
     assert checked >= 100
 
 
+def test_my_hands_inputs_say_what_my_cards_can_follow():
+    """my_followers, left_stuck and the hand's suits and ranks, recomputed in plain Python
+    on live decisions of three tables (two players included): the cards I keep that
+    could follow the card the option leaves (its suit or rank, or a wild; a wild's suit is
+    the one I hold most of after it, ties the lowest; a draw leaves the pile's card)."""
+    from crates_sim.play.step import Table
+    from crates_sim.view import current_rank, current_suit, is_wild
+
+    checked = stuck = 0
+    for preset, players in (("league", 2), ("classic", 4), ("crazy-eights", 3)):
+        table = Table(Rules.preset(preset, players), [None] * players, 9, 0)
+        while not table.over:
+            d = table.pending
+            options = np.asarray(d.options, dtype=np.int64)
+            if table.pending_phase == 0 and len(options) >= 2:
+                obs, hand = d.obs, d.hand.tolist()
+                out = np.zeros(A.N_CONTEXT + len(options) * A.N_OPTION)
+                A.fill_rows(obs, d.hand, d.pile, options, out)
+                ctx = dict(zip(A.CONTEXT_FEATURES, out[:A.N_CONTEXT], strict=True))
+                for s in range(4):
+                    assert ctx[f"my_suit_{s}"] == sum(c % 4 == s for c in hand) / 8
+                for r, name in enumerate(A.RANK_NAMES):
+                    assert ctx[f"my_rank_{name}"] == sum(c // 4 == r for c in hand) / 4
+                for i, c in enumerate(options.tolist()):
+                    if c >= 52:
+                        rest, suit, rank = hand, current_suit(obs), current_rank(obs)
+                    else:
+                        rest = [x for x in hand if x != c]
+                        suits = [sum(x % 4 == s for x in rest) for s in range(4)]
+                        suit = suits.index(max(suits)) if is_wild(obs, c) else c % 4
+                        rank = c // 4
+                    mine = sum(1 for x in rest if is_wild(obs, x) or x % 4 == suit or x // 4 == rank)
+                    row = dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT + i * A.N_OPTION:][:A.N_OPTION]))
+                    assert row["my_followers"] == mine / 8
+                    assert row["left_stuck"] == (1.0 if rest and mine == 0 else 0.0)
+                    stuck += row["left_stuck"] == 1.0
+                    checked += 1
+            table.answer(d.options[0])
+    assert checked >= 300 and stuck >= 5
+
+
+def test_the_widest_network_the_cli_asks_for_is_the_widest_adept_plays():
+    from crates_sim.runs.train_adept import MAX_HIDDEN
+
+    assert MAX_HIDDEN == A.HIDDEN
+
+
 def _small_train(out, *more, games=16, epochs=2):
     """A one-round `crates train --player adept` on crazy-eights with a cheap teacher."""
     return ["train", "--player", "adept", "--preset", "crazy-eights", "--teacher",

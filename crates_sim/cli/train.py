@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..errors import CratesError
-from ..runs.train_adept import LEARNING_RATE, VALUE_FLOOR
+from ..runs.train_adept import LEARNING_RATE, MAX_HIDDEN, VALUE_FLOOR
 from .options import (
     Choice,
     games_option,
@@ -99,7 +99,7 @@ PARTNERSHIP_RANDOM_TABLES = 40
                    "kept as --start has them [default: every kind the games reach].")
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=None,
               help=f"adept: the fit's first step size [default: {LEARNING_RATE:g}].")
-@click.option("--hidden", default=None, type=click.IntRange(8, 64),
+@click.option("--hidden", default=None, type=click.IntRange(8, MAX_HIDDEN),
               help="adept: hidden units of each network [default: 64 with --tables every, "
                    "else 32].")
 @click.option("--lr-end", type=click.FloatRange(0, min_open=True), default=None,

@@ -53,6 +53,9 @@ from ..errors import CratesError
 
 #: the fit's first step size (Adam), unless a run names another (`--lr`)
 LEARNING_RATE = 3e-3
+#: the widest network `--hidden` may ask for: adept.HIDDEN (not imported here, so that the
+#: CLI loads without the strategies; tests/test_adept.py checks that they agree)
+MAX_HIDDEN = 128
 #: games per block (one task, one data file)
 BLOCK_GAMES = 8
 HOLDOUT = 10
