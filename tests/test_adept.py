@@ -90,12 +90,12 @@ def test_kernel_and_numpy_agree_on_a_live_decision():
 
 
 def test_an_ensemble_scores_the_mean_of_its_members():
-    """`ensemble` puts networks side by side (here 32 + 32 = 64 units, the buffer's most):
+    """`ensemble` puts networks side by side (here 32 + 32 = 64 units; the buffer holds 128):
     the kernel's scores are the mean of the members' numpy scores, and a narrower member
     packed alone scores as it did."""
     a, b = _random_net(3), _random_net(4)
     both = A.ensemble(a, b)
-    assert A.net_width(both) == 64 == A.HIDDEN
+    assert A.net_width(both) == 64 and A.HIDDEN == 128
     old = A.set_weights({"crates-partnerships": both})
     try:
         checked = 0
@@ -113,8 +113,8 @@ def test_an_ensemble_scores_the_mean_of_its_members():
         assert all(np.array_equal(back[k], both[k]) for k in both)
     finally:
         A.set_weights(old)
-    with pytest.raises(ValueError, match="at most 64"):
-        A.pack(A.ensemble(both, a))
+    with pytest.raises(ValueError, match="at most 128"):
+        A.pack(A.ensemble(both, both, a))
 
 
 def test_a_table_kind_without_a_network_plays_greedy():
