@@ -224,16 +224,17 @@ N_TABLES = len(TABLES)
 #: round 4 across tables, shipped until issue 38's last session); 13: the shipped set
 #: with its partnership network refitted on Crates partnership tables
 #: (`--tables partnerships --start ...`), which the shipped set plays on Crates
-#: partnership tables with draws at will (WHERE_ROUTES); 14, 15: the two-player league
-#: and classic specialists with the inputs of my own hand and 128 units (`--hidden
-#: 128`), which replaced sets 6 and 5 there. A file names
+#: partnership tables with draws at will (WHERE_ROUTES); 14, 15, 16: the two-player
+#: league, classic and serbian specialists with the inputs of my own hand and 128 units
+#: (`--hidden 128`), which replaced sets 6, 5 and 7 there. A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
              "adept-classic-2p.json", "adept-league-2p.json", "adept-serbian-2p.json",
              "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json",
              "adept-classic-4p.json", "adept-5.json", "adept-6.json",
-             "adept-league-2p-wide.json", "adept-classic-2p-wide.json")
+             "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
+             "adept-serbian-2p-wide.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -258,7 +259,7 @@ PARTNERS_SET = NET_FILES.index("adept-6.json")
 #: shipped file (not with $CRATES_ADEPT_WEIGHTS), and not inside `networks(...)` (how
 #: `crates train` plays each round's own networks).
 ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3),
-          ("classic", 2, {}, 15), ("league", 2, {}, 14), ("serbian", 2, {}, 7),
+          ("classic", 2, {}, 15), ("league", 2, {}, 14), ("serbian", 2, {}, 16),
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
           ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
           ("classic", 4, {"partnerships": True}, 11),

@@ -814,7 +814,7 @@ def _totals(rules, spec, games=3):
     ("crazy-eights", 4, {}, 3),
     ("classic", 2, {}, 15),  # the wide specialist (set 5 before)
     ("league", 2, {}, 14),  # the wide specialist with the inputs of my own hand (set 6 before)
-    ("serbian", 2, {}, 7),
+    ("serbian", 2, {}, 16),  # the wide specialist (set 7 before)
     ("league", 3, {}, 8),
     ("classic", 3, {}, 9),
     ("league", 4, {}, 10),  # league's default with 4 players: individual play
