@@ -794,7 +794,8 @@ def scores_with(buf, table, n):
 
 
 ADEPT_BUILTIN = Builtin(
-    "a small neural network (64 hidden units a table kind) that reads the "
+    "a small neural network (64 hidden units a table kind; 128 in the two-player "
+    "Crates specialists, which also read my hand) that reads the "
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
@@ -806,8 +807,8 @@ ADEPT_BUILTIN = Builtin(
     "and on ten tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
-    "-7 to -9 with 2 players in classic, league and serbian (2,000 fresh deals "
-    "each), -1 to -10 in very-crazy-eights with 2 (six seeds), and -21 "
+    "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
+    "deals each), -1 to -10 in very-crazy-eights with 2 (seven seeds), and -21 "
     "to -26 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.1 us "
     "a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
@@ -837,13 +838,16 @@ ADEPT_BUILTIN = Builtin(
                                  "classic's with 4 in partnerships, 12 round 4's "
                                  "(shipped before the rounds on one family's drawn "
                                  "rule sets), 13 the shipped ones with the partnership "
-                                 "network refitted on Crates partnership tables",
+                                 "network refitted on Crates partnership tables, "
+                                 "14-16 the two-player specialists of league, "
+                                 "classic and serbian with the inputs of my own hand "
+                                 "and 128 units",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=5-11) on classic, "
-                                   "league and serbian with 2 players, league and "
+                                   "players, the specialists (net=14-16, 8-11) on "
+                                   "classic, league and serbian with 2 players, league and "
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
