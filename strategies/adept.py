@@ -226,7 +226,8 @@ N_TABLES = len(TABLES)
 #: (`--tables partnerships --start ...`), which the shipped set plays on Crates
 #: partnership tables with draws at will (WHERE_ROUTES); 14, 15, 16: the two-player
 #: league, classic and serbian specialists with the inputs of my own hand and 128 units
-#: (`--hidden 128`), which replaced sets 6, 5 and 7 there. A file names
+#: (`--hidden 128`), which replaced sets 6, 5 and 7 there; 17: the same for Very Crazy
+#: Eights with two players (set 12's network before). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -234,7 +235,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-league-3p.json", "adept-classic-3p.json", "adept-league-4p.json",
              "adept-classic-4p.json", "adept-5.json", "adept-6.json",
              "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
-             "adept-serbian-2p-wide.json")
+             "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -266,6 +267,7 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           # the other presets keep the networks measured on them before the rounds on one
           # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
           # partnerships without a specialist: set 0's is round 4's)
+          ("very-crazy-eights", 2, {}, 17),
           ("classic", 5, {}, PRESETS_SET), ("serbian", 3, {}, PRESETS_SET),
           ("serbian", 4, {"partnerships": False}, PRESETS_SET),
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
@@ -290,7 +292,7 @@ W0 = 4 + N_SLOTS
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
 #: array (`Rules.to_array`) of its table, NaN in the slots a WHERE_ROUTES entry leaves open
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 26
+MAX_ROUTES = 32
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -795,7 +797,7 @@ def scores_with(buf, table, n):
 
 ADEPT_BUILTIN = Builtin(
     "a small neural network (64 hidden units a table kind; 128 in the two-player "
-    "Crates specialists, which also read my hand) that reads the "
+    "specialists, which also read my hand) that reads the "
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
@@ -808,7 +810,7 @@ ADEPT_BUILTIN = Builtin(
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
-    "deals each), -1 to -10 in very-crazy-eights with 2 (seven seeds), and -21 "
+    "deals each), -1.7 in very-crazy-eights with 2 (2,000), and -21 "
     "to -26 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.1 us "
     "a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
@@ -841,13 +843,14 @@ ADEPT_BUILTIN = Builtin(
                                  "network refitted on Crates partnership tables, "
                                  "14-16 the two-player specialists of league, "
                                  "classic and serbian with the inputs of my own hand "
-                                 "and 128 units",
+                                 "and 128 units, 17 very-crazy-eights's with 2",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=14-16, 8-11) on "
-                                   "classic, league and serbian with 2 players, league and "
+                                   "players, the specialists (net=14-17, 8-11) on "
+                                   "classic, league, serbian and very-crazy-eights with "
+                                   "2 players, league and "
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
