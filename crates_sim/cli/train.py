@@ -150,8 +150,9 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
           (round 4's networks across every table, adept:net=12: docs/strategies.md)
       crates train --player adept --tables three --members 2 --rounds 3 --games 6000 \\
           --out train/adept3   (adept:net=3's networks)
-      crates train --player adept --preset league --players 2 --rounds 3 --games 4000 \\
-          --out train/adept-league-2p   (the two-player league specialist, adept:net=6)
+      crates train --player adept --preset league --players 2 --hidden 128 --rounds 3 \\
+          --games 8000 --seed 10811 --out train/league-2p-h128
+          (the two-player league specialist, adept:net=14)
       crates train --player adept --tables eights --start adept:net=12 \\
           --rounds 1 --games 9600 --epochs 6 --lr 0.001 --lr-end 0.0001 --seed 6601 \\
           --out train/adept-eights   (the shipped Crazy Eights network: docs/strategies.md)
