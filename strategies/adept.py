@@ -813,7 +813,7 @@ ADEPT_BUILTIN = Builtin(
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
     "deals each), -1.7 in very-crazy-eights with 2 (2,000), and -21 "
-    "to -26 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.1 us "
+    "to -26 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.2 us "
     "a turn over whole games on every preset, "
     "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
     "as expert does near a hand's end, 1 to 17 points of win rate closer to "
