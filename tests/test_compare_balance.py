@@ -353,8 +353,13 @@ def test_who_measured_skill_says_where_each_player_was_validated():
     assert "understates" not in searched and "adept:stock=4 searches" in searched
     # where the stock search cannot fire, adept:stock=4 plays adept's games: adept's figure
     assert validation("adept:stock=4", Rules.preset("serbian", 3)).startswith("+1.5 [-2.3, +5.2]")
-    assert "understates" in validation("adept:stock=4", Rules.preset("classic", 2))
-    assert "--strong adept:search=2" in validation("adept:stock=4", Rules.preset("classic", 2))
+    # two-player classic is above expert since the wide specialist: no warning there
+    assert "understates" not in validation("adept:stock=4", Rules.preset("classic", 2))
+    far = Rules.from_spec("league:count_value=cards,jack_effect=classic,pressure_scope=team,"
+                          "last_card_penalty=next_turn,upcard_rule=call_only,spare_three=30,"
+                          "first_dealer=random,remove_ranks=Q", 2)  # -14.9, no draws at will
+    assert "understates" in validation("adept:stock=4", far)
+    assert "--strong adept:search=2" in validation("adept:stock=4", far)
     assert "but not on this rule set" in validation("adept:temp=0", seven)
     assert "not on this rule set" in validation("adept", Rules.preset("classic", 4, partnerships=False,
                                                                    remove_ranks="QK"))
