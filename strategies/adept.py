@@ -174,8 +174,9 @@ RULE_CONTEXT_FEATURES = (
 )
 #: what my hand holds, in the decision's row (`hand_context`): its cards of each suit (in
 #: eighths) and of each rank (in quarters). Before these the network saw my hand only
-#: through its options (issue 38: two-player hands, where the inputs of my own hand took
-#: a fifth off the regret that separates the network from the teacher's own noise).
+#: through its options (issue 38: offline, on two-player league decisions, these and
+#: HAND_OPTION_FEATURES took the held-out regret from 1.338 to 1.262 points a decision;
+#: with 128 units they closed the two-player gap to expert: docs/strategies.md).
 HAND_CONTEXT_FEATURES = (tuple(f"my_suit_{s}" for s in range(4))
                          + tuple(f"my_rank_{r}" for r in RANK_NAMES))
 #: the decision's row (`context_row`), the same for every option of a decision
@@ -227,8 +228,9 @@ N_TABLES = len(TABLES)
 #: partnership tables with draws at will (WHERE_ROUTES); 14, 15, 16: the two-player
 #: league, classic and serbian specialists with the inputs of my own hand and 128 units
 #: (`--hidden 128`), which replaced sets 6, 5 and 7 there; 17: the same for Very Crazy
-#: Eights with two players (set 12's network before); 18: classic with five players,
-#: the same way but one round of 4,000 games (set 12's network before). A file names
+#: Eights with two players (set 12's network before); 18, 19: classic with five players
+#: and serbian with four in individual play, the same way but one round of 4,000 games
+#: (set 12's networks before). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -237,7 +239,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-classic-4p.json", "adept-5.json", "adept-6.json",
              "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
-             "adept-classic-5p-wide.json")
+             "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -266,12 +268,12 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
           ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
           ("classic", 4, {"partnerships": True}, 11),
+          ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, 18),
+          ("serbian", 4, {"partnerships": False}, 19),
           # the other presets keep the networks measured on them before the rounds on one
           # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
           # partnerships without a specialist: set 0's is round 4's)
-          ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, 18),
           ("serbian", 3, {}, PRESETS_SET),
-          ("serbian", 4, {"partnerships": False}, PRESETS_SET),
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
             for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
@@ -846,14 +848,16 @@ ADEPT_BUILTIN = Builtin(
                                  "14-16 the two-player specialists of league, "
                                  "classic and serbian with the inputs of my own hand "
                                  "and 128 units, 17 very-crazy-eights's with 2, "
-                                 "18 classic's with 5 the same way",
+                                 "18 and 19 classic's with 5 and serbian's with 4 "
+                                 "in individual play the same way",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
                                    "players, the specialists (net=14-17, 8-11) on "
                                    "classic, league, serbian and very-crazy-eights with "
-                                   "2 players, classic with 5, league and "
+                                   "2 players, classic with 5, serbian with 4 "
+                                   "individual, league and "
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "

@@ -824,7 +824,7 @@ def _totals(rules, spec, games=3):
     ("crazy-eights", 4, {"hand_size": 7}, None),
     ("classic", 5, {}, 18),  # the wide specialist (set 12's network before)
     ("serbian", 3, {}, 12),  # presets without a specialist: round 4's networks
-    ("serbian", 4, {"partnerships": False}, 12),
+    ("serbian", 4, {"partnerships": False}, 19),  # the wide specialist (set 12's network before)
     ("classic", 5, {"spare_three": 5}, None),
     ("very-crazy-eights", 2, {}, 17),  # the wide specialist (set 12's network before)
     ("very-crazy-eights", 3, {}, 12),

@@ -211,7 +211,7 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert route_of(Rules.preset("classic", 3)) == 9
     assert route_of(Rules.preset("classic", 4)) == 11
     assert route_of(Rules.preset("classic", 5)) == 18 and route_of(Rules.preset("serbian", 3)) == 12
-    assert route_of(Rules.preset("serbian", 4, partnerships=False)) == 12
+    assert route_of(Rules.preset("serbian", 4, partnerships=False)) == 19
     assert route_of(Rules.preset("classic", 5, spare_three=5)) is None
     routed = validation("adept", Rules.preset("league", 3))
     assert "seed 51404" in routed and "trained on it alone" in routed
