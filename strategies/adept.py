@@ -810,7 +810,7 @@ ADEPT_BUILTIN = Builtin(
     "rounds more on that family's, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
     "partnership network refitted on Crates partnership tables, net=13), "
-    "and on ten tables a network trained on "
+    "and on thirteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
