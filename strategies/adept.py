@@ -536,18 +536,11 @@ def rule_context(obs, out, at):
 
 
 @leaf
-def hand_option_rows(obs, held, card, wild, out, at):
-    """What my hand (the mask `held`) can do after the option `card`
-    (HAND_OPTION_FEATURES) into out[at:]: the cards I keep that could follow the card it
-    leaves on the pile (its suit or rank, or a wild: `wild`, the deck's wild cards; a
-    wild's suit the one it calls, `called_after`; a draw or a pass leaves the pile's
-    card), in eighths, and 1 if I keep cards and none could."""
-    if is_action(card):
-        rest, suit, rank = held, current_suit(obs), current_rank(obs)
-    else:
-        rest = held & ~(np.int64(1) << card)
-        suit = called_after(held, card) if is_wild(obs, card) else card & 3
-        rank = card >> 2
+def hand_option_rows(rest, suit, rank, wild, out, at):
+    """What my hand can do after an option (HAND_OPTION_FEATURES) into out[at:]: the cards
+    I keep (the mask `rest`) that could follow the card the option leaves on the pile (its
+    `suit` or `rank`, or a wild: `wild`, the deck's wild cards), in eighths, and 1 if I
+    keep cards and none could."""
     follow = wild
     if 0 <= rank < 13:
         follow |= RANK0_CARDS << (4 * rank)
@@ -586,8 +579,10 @@ def extra_rows(obs, hand, pile, options, out, base, F):
         c = options[i]
         press = base + i * F + PRESSURE_DEALT
         rule_option_rows(obs, c, phase, options.shape[0], out, base + i * F + RULE_OPTION_AT)
-        hand_option_rows(obs, held, c, wild, out, base + i * F + HAND_OPTION_AT)
+        mine_at = base + i * F + HAND_OPTION_AT
         if is_action(c):
+            # a draw or a pass leaves the pile's card
+            hand_option_rows(held, current_suit(obs), current_rank(obs), wild, out, mine_at)
             out[at] = now / POINTS_SCALE
             # a draw (a count's cards, else one) from a stock that has too few
             mine = obs[O_COUNT] if phase == PH_COUNT else 1
@@ -601,6 +596,7 @@ def extra_rows(obs, hand, pile, options, out, base, F):
         out[at + 2 + (c >> 2)] = 1.0
         stock_rows(obs, c, phase, out, press)
         new_suit = called_after(held, c) if is_wild(obs, c) else c & 3
+        hand_option_rows(held & ~(np.int64(1) << c), new_suit, c >> 2, wild, out, mine_at)
         out[press + 5] = side * stuck_chance(obs, c, phase, unseen, wild, new_suit)
         if not is_wild(obs, c):
             q1 = seat_after(obs, 1)
