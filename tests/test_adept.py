@@ -173,6 +173,23 @@ def test_a_fit_beats_its_start_on_held_out_decisions(block):
     assert after["agreement"] > before["agreement"]
 
 
+def test_a_widened_network_scores_as_its_start_and_then_learns(block):
+    """--start FILE --hidden H: the start's units unchanged, new ones without say (the same
+    scores), and the fit moves the new units; narrowing is a one-line error."""
+    from crates_sim.runs.train_adept import widen_net
+
+    data = Data([block])
+    start = _random_net(3)
+    width = A.net_width(start)
+    wide = widen_net(start, width + 8, seed=1)
+    assert A.net_width(wide) == width + 8
+    assert np.allclose(scores(wide, data), scores(start, data))
+    net = fit_net(data, start, epochs=2, batch=64, lr=3e-3, seed=0, hidden=width + 8)
+    assert A.net_width(net) == width + 8 and np.abs(net["w2"][width:]).max() > 0
+    with pytest.raises(CratesError, match="cannot be narrowed"):
+        widen_net(start, width - 1)
+
+
 def test_bad_weights_files_are_one_line_errors(tmp_path):
 
     bad = tmp_path / "bad.json"
@@ -569,7 +586,8 @@ def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, famil
                                     bad, "--out", str(tmp_path / "y")])
         assert wrong.exit_code == 2 and says in wrong.output, wrong.output
     for args, says in ((["--start", "adept:net=12", "--refit", "crates"], "not a table kind"),
-                       (["--refit", "crates-individual"], "give --start")):
+                       (["--refit", "crates-individual"], "give --start"),
+                       (["--start", "adept:net=12", "--hidden", "16"], "cannot be narrowed")):
         wrong = runner.invoke(cli, ["train", "--player", "adept", "--tables", family, *args,
                                     "--out", str(tmp_path / "z")])
         assert wrong.exit_code != 0 and says in wrong.output, wrong.output

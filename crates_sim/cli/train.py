@@ -101,7 +101,8 @@ PARTNERSHIP_RANDOM_TABLES = 40
               help=f"adept: the fit's first step size [default: {LEARNING_RATE:g}].")
 @click.option("--hidden", default=None, type=click.IntRange(8, MAX_HIDDEN),
               help="adept: hidden units of each network [default: 64 with --tables every, "
-                   "else 32].")
+                   "else 32; with --start, the start's, and a larger H widens it: the new "
+                   "units start with no say, so the fit starts from the start's play].")
 @click.option("--lr-end", type=click.FloatRange(0, min_open=True), default=None,
               help="adept: the fit's step size falls from 0.003 to this over each round's "
                    "epochs (cosine; default: it stays 0.003).")
@@ -262,7 +263,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     # a round on one part of the table space (one family, or Crates partnerships)
     part = (None if _named_tables(ctx) or table_set not in ("eights", "crates", "partnerships")
             else table_set)
-    hidden = hidden or (64 if every else None)
+    # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
+    hidden = hidden or (64 if every and start is None else None)
     focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)

@@ -261,11 +261,34 @@ def choice_report(s, data: Data) -> dict:
             "agreement": float((regret <= 1e-9).mean())}
 
 
+def widen_net(net: dict, hidden: int, seed=0) -> dict:
+    """`net` with `hidden` units: its own units first, unchanged, then new ones whose input
+    weights are drawn as a fresh network's and whose output weight is 0, so the wider
+    network scores every option exactly as `net` does and the fit starts from its play
+    (`crates train --start FILE --hidden H`). A network cannot be narrowed."""
+    from ..strategies import adept
+
+    width = adept.net_width(net)
+    if hidden < width:
+        raise CratesError(f"--hidden {hidden}: the --start network has {width} hidden units, "
+                          f"and a network cannot be narrowed")
+    extra = hidden - width
+    rng = np.random.default_rng([seed, hidden])  # apart from the fit's own draws
+    out = {k: np.asarray(v, dtype=np.float64) for k, v in net.items()}
+    return {"w_opt": np.hstack([out["w_opt"], rng.normal(0, 1 / np.sqrt(adept.N_OPTION),
+                                                         (adept.N_OPTION, extra))]),
+            "w_ctx": np.hstack([out["w_ctx"], rng.normal(0, 1 / np.sqrt(adept.N_CONTEXT),
+                                                         (adept.N_CONTEXT, extra))]),
+            "b1": np.r_[out["b1"], np.full(extra, 0.1)], "w2": np.r_[out["w2"], np.zeros(extra)],
+            "b2": out["b2"].copy()}
+
+
 def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=LEARNING_RATE, l2=1e-5, seed=0,
             hidden=None, echo=None, lr_end=None) -> dict:
     """Fit a network's scores to the teacher's values centred per decision (least squares
     on each option's advantage), by Adam over shuffled batches of decisions; returns
-    the net dict (`adept` layout). net: the start (default: small random weights)."""
+    the net dict (`adept` layout). net: the start (default: small random weights);
+    hidden: the width of a fresh network, or a start's widened to it (`widen_net`)."""
     from ..strategies import adept
 
     H = hidden or adept.FIT_WIDTH
@@ -274,6 +297,8 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=LEARNING_RATE, l2=1e
         net = {"w_opt": rng.normal(0, 1 / np.sqrt(adept.N_OPTION), (adept.N_OPTION, H)),
                "w_ctx": rng.normal(0, 1 / np.sqrt(adept.N_CONTEXT), (adept.N_CONTEXT, H)),
                "b1": np.full(H, 0.1), "w2": rng.normal(0, 1 / np.sqrt(H), H), "b2": np.zeros(1)}
+    elif hidden is not None and hidden != adept.net_width(net):
+        net = widen_net(net, hidden, seed)
     net = {k: np.asarray(v, dtype=np.float64).copy() for k, v in net.items()}
     H = adept.net_width(net)
     n = len(data)
@@ -450,6 +475,9 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     reports = []
     weights_file = None if start is None else Path(start)
     nets = None if start is None else adept.read_weights(start)
+    for name, net in (nets or {}).items():  # before any game is played: say it now
+        if hidden is not None and (not refit or name in refit):
+            widen_net(net, hidden)
     paths = []
     for r in range(1, rounds + 1):
         folder = out / f"round-{r}"
