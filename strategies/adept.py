@@ -230,7 +230,8 @@ N_TABLES = len(TABLES)
 #: (`--hidden 128`), which replaced sets 6, 5 and 7 there; 17: the same for Very Crazy
 #: Eights with two players (set 12's network before); 18, 19: classic with five players
 #: and serbian with four in individual play, the same way but one round of 4,000 games
-#: (set 12's networks before). A file names
+#: (set 12's networks before); 20: serbian with three players, three rounds of 8,000
+#: games (set 12's network before). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -239,7 +240,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-classic-4p.json", "adept-5.json", "adept-6.json",
              "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
-             "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json")
+             "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
+             "adept-serbian-3p-wide.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -269,11 +271,10 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
           ("classic", 4, {"partnerships": True}, 11),
           ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, 18),
-          ("serbian", 4, {"partnerships": False}, 19),
+          ("serbian", 4, {"partnerships": False}, 19), ("serbian", 3, {}, 20),
           # the other presets keep the networks measured on them before the rounds on one
           # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
           # partnerships without a specialist: set 0's is round 4's)
-          ("serbian", 3, {}, PRESETS_SET),
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
             for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
@@ -796,7 +797,7 @@ def scores_with(buf, table, n):
 
 
 ADEPT_BUILTIN = Builtin(
-    "a small neural network (64 hidden units a table kind; 128 in the two-player "
+    "a small neural network (64 hidden units a table kind; 128 in the newest "
     "specialists, which also read my hand) that reads the "
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
@@ -806,7 +807,7 @@ ADEPT_BUILTIN = Builtin(
     "rounds more on that family's, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
     "partnership network refitted on Crates partnership tables, net=13), "
-    "and on thirteen tables a network trained on "
+    "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "

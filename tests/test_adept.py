@@ -732,7 +732,7 @@ def test_the_family_rounds_changed_only_the_crazy_eights_and_crates_individual_n
         assert not np.array_equal(shipped[kind]["w_opt"], before[kind]["w_opt"]), kind
     rules = Rules.preset("very-crazy-eights", 3)
     assert A.route_of(rules) == 12 and A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) is None
-    assert A.route_of(Rules.preset("serbian", 3)) == 12
+    assert A.route_of(Rules.preset("crazy-eights", 5)) == 12
     assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) is None
 
 
@@ -841,7 +841,8 @@ def _totals(rules, spec, games=3):
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
     ("classic", 5, {}, 18),  # the wide specialist (set 12's network before)
-    ("serbian", 3, {}, 12),  # presets without a specialist: round 4's networks
+    ("serbian", 3, {}, 20),  # the wide specialist (set 12's network before)
+    ("serbian", 3, {"spare_three": 5}, None),
     ("serbian", 4, {"partnerships": False}, 19),  # the wide specialist (set 12's network before)
     ("classic", 5, {"spare_three": 5}, None),
     ("very-crazy-eights", 2, {}, 17),  # the wide specialist (set 12's network before)
