@@ -269,9 +269,10 @@ def validation(spec: str, rules) -> str:
                              "across tables, measured at least level with the later rounds here "
                              "(docs/strategies.md, Routes)",
                 PARTNERS_SET: "where partners may draw at will it plays the partnership network "
-                              "refitted on Crates partnership tables (adept:net=13), on average "
-                              "stronger than round 4's there, not on every set "
-                              "(docs/strategies.md, A round on Crates partnerships)",
+                              "refitted on Crates partnership tables with 128 units "
+                              "(adept:net=22), on average stronger than round 4's there "
+                              "(docs/strategies.md, A round on Crates partnerships, and "
+                              "Wider networks across tables)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

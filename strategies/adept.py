@@ -231,7 +231,12 @@ N_TABLES = len(TABLES)
 #: Eights with two players (set 12's network before); 18, 19: classic with five players
 #: and serbian with four in individual play, the same way but one round of 4,000 games
 #: (set 12's networks before); 20: serbian with three players, three rounds of 8,000
-#: games (set 12's network before). A file names
+#: games (set 12's network before); 21: the shipped set before its Crates individual
+#: network was widened to 128 units with the inputs of my own hand and refitted on that
+#: family's tables (`--tables crates --start ... --hidden 128`); 22: set 13 with its
+#: partnership network widened the same way and refitted on Crates partnership tables
+#: (`--tables partnerships --start adept:net=13 --hidden 128`), which replaced set 13
+#: where Crates partners may draw at will. A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -241,17 +246,18 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
-             "adept-serbian-3p-wide.json")
+             "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
 #: --tables eights|crates --start ...`)
 PRESETS_SET = NET_FILES.index("adept-5.json")
 #: the set whose partnership network was refitted on Crates partnership tables
-#: (`crates train --player adept --tables partnerships`): stronger than round 4's where
-#: partners may draw at will, weaker where they may not (docs/strategies.md, "A round on
-#: Crates partnerships")
-PARTNERS_SET = NET_FILES.index("adept-6.json")
+#: (`crates train --player adept --tables partnerships`), the second time with 128 units
+#: and the inputs of my own hand: stronger than round 4's where partners may draw at
+#: will, weaker where they may not (docs/strategies.md, "A round on Crates partnerships",
+#: "Wider networks across tables")
+PARTNERS_SET = NET_FILES.index("adept-8.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
@@ -806,7 +812,7 @@ ADEPT_BUILTIN = Builtin(
     "more on that family's drawn rule sets, and the Crates individual one two "
     "rounds more on that family's, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
-    "partnership network refitted on Crates partnership tables, net=13), "
+    "partnership network refitted on Crates partnership tables, net=22), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -851,15 +857,15 @@ ADEPT_BUILTIN = Builtin(
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=14-17, 8-11) on "
+                                   "players, the specialists (net=14-20, 8-11) on "
                                    "classic, league, serbian and very-crazy-eights with "
-                                   "2 players, classic with 5, serbian with 4 "
+                                   "2 players, classic with 5, serbian with 3 and with 4 "
                                    "individual, league and "
                                    "classic with 3, league with 4 and classic with 4 "
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
-                                   "tables with draws at will net=13's; 0: net's own "
+                                   "tables with draws at will net=22's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
