@@ -159,12 +159,15 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
           --out train/adept-eights   (the shipped Crazy Eights network: docs/strategies.md)
       crates train --player adept --tables crates --start train/adept-eights/adept.json \\
           --refit crates-individual --rounds 2 --games 9600 --epochs 6 --lr 0.001 \\
-          --lr-end 0.0001 --seed 8801 --out train/adept-crates   (the shipped networks)
+          --lr-end 0.0001 --seed 8801 --out train/adept-crates   (adept:net=21)
       crates train --player adept --tables partnerships \\
           --start train/adept-crates/adept.json --refit crates-partnerships \\
           --rounds 2 --games 9600 --epochs 6 --lr 0.001 --lr-end 0.0001 \\
-          --seed 10101 --out train/adept-partners
-          (adept:net=13, which adept plays where Crates partners may draw at will)
+          --seed 10101 --out train/adept-partners   (adept:net=13)
+      crates train --player adept --tables crates --start adept:net=21 \\
+          --refit crates-individual --hidden 128 --rounds 2 --games 9600 --epochs 6 \\
+          --lr 0.001 --lr-end 0.0001 --seed 10901 --out train/adept-crates-wide
+          (the shipped Crates individual network, widened to 128 units)
 
     With --player adept each round plays --games games in which the teacher (pimc or
     expert) values every option of a --sample of the card decisions from the mover's
