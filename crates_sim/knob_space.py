@@ -15,6 +15,8 @@ Contract:
   family drawn from the whole knob space; `eights_tables` and `crates_tables` name it;
 - `partnership_tables(seed, n_random)`: the Crates partnership presets with and without
   draws at will, then drawn Crates rule sets with 4 players in partnerships;
+- `two_player_tables(seed, n_random)`: the Crates presets with 2 players, with and without
+  draws at will, then drawn Crates rule sets with 2 players;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -170,6 +172,19 @@ def partnership_tables(seed: int, n_random: int) -> list:
                for t in every_table() if t.partnerships for at_will in (False, True)]
     return presets * FAMILY_PRESET_REPEATS + _drawn_where(
         lambda r: r.family == "crates" and r.players == 4 and r.partnerships, seed, n_random)
+
+
+def two_player_tables(seed: int, n_random: int) -> list:
+    """`--tables two-player`: the tables of a round on two-player Crates alone (the wide
+    two-player specialists play only their presets): each Crates preset with 2 players,
+    with and without draw_when_able, FAMILY_PRESET_REPEATS times; then n_random Crates
+    rule sets with 2 players drawn from the whole knob space with the generator of `seed`
+    (random_tables' draws, the others skipped)."""
+    presets = [Rules.preset(t.preset_name, 2, draw_when_able=at_will)
+               for t in every_table() if t.family == "crates" and t.players == 2
+               for at_will in (False, True)]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: r.family == "crates" and r.players == 2, seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

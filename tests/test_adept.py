@@ -551,7 +551,8 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
 @pytest.mark.parametrize("family,kept,refit", [
     ("eights", ("crates-partnerships",), "eights-individual"),
     ("crates", ("eights-individual", "crates-partnerships"), "crates-individual"),
-    ("partnerships", ("eights-individual", "crates-individual"), "crates-partnerships")])
+    ("partnerships", ("eights-individual", "crates-individual"), "crates-partnerships"),
+    ("two-player", ("eights-individual", "crates-partnerships"), "crates-individual")])
 def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
     """--tables eights|crates|partnerships --start FILE: one round on one family's (or
     Crates partnerships') presets and drawn rule sets, played and fitted from FILE's
@@ -560,7 +561,7 @@ def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, famil
     content, and --start and --refit are adept's."""
     from crates_sim.knob_space import FAMILY_PRESET_REPEATS, family_tables
 
-    if family != "partnerships":
+    if family in ("eights", "crates"):
         tables = family_tables(family, 6601, 3)
         assert [t.family for t in tables] == [family] * len(tables)
         n_presets = 10 if family == "eights" else 13

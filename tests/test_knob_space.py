@@ -12,6 +12,7 @@ from crates_sim.knob_space import (
     every_table,
     focus_tables,
     partnership_tables,
+    two_player_tables,
     random_tables,
     spec,
     training_tables,
@@ -85,6 +86,20 @@ def test_partnership_tables_are_the_partnership_presets_with_and_without_draws_a
     drawn = [t for t in random_tables(200, 11)
              if t.family == "crates" and t.players == 4 and t.partnerships]
     assert tables[-4:] == drawn[:4] and partnership_tables(11, 4) == tables
+
+
+def test_two_player_tables_are_the_crates_presets_for_two_with_and_without_draws_at_will():
+    """--tables two-player: each Crates preset with 2 players, with and without
+    draw_when_able, FAMILY_PRESET_REPEATS times; then two-player Crates rule sets in the
+    order random_tables draws them (the others skipped)."""
+    tables = two_player_tables(11, 4)
+    presets = tables[:-4]
+    assert len(presets) == 6 * FAMILY_PRESET_REPEATS
+    assert sorted({(t.preset_name, t.knobs["draw_when_able"]) for t in presets}) == sorted(
+        (name, at_will) for name in ("classic", "league", "serbian") for at_will in (False, True))
+    assert all(t.family == "crates" and t.players == 2 for t in tables)
+    drawn = [t for t in random_tables(200, 11) if t.family == "crates" and t.players == 2]
+    assert tables[-4:] == drawn[:4] and two_player_tables(11, 4) == tables
 
 
 def test_focus_tables_are_the_heads_up_tables_draws_at_will_and_the_knob_table():

@@ -42,6 +42,9 @@ CRATES_RANDOM_TABLES = 40
 #: `--tables partnerships`: the Crates partnership presets with and without draws at will
 #: (knob_space.partnership_tables) and this many Crates partnership rule sets drawn with --seed
 PARTNERSHIP_RANDOM_TABLES = 40
+#: `--tables two-player`: the Crates presets with 2 players with and without draws at will
+#: (knob_space.two_player_tables) and this many two-player Crates rule sets drawn with --seed
+TWO_PLAYER_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -77,7 +80,8 @@ PARTNERSHIP_RANDOM_TABLES = 40
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships"]),
+@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
+                                         "two-player"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -87,7 +91,10 @@ PARTNERSHIP_RANDOM_TABLES = 40
                    f"--seed; crates: the same for the Crates family ({CRATES_RANDOM_TABLES} "
                    "drawn); partnerships: the Crates presets with 4 players in partnerships, "
                    "with and without draws at will (three times), and "
-                   f"{PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets drawn with --seed.")
+                   f"{PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets drawn with --seed; "
+                   "two-player: the Crates presets with 2 players, with and without draws at "
+                   f"will (three times), and {TWO_PLAYER_RANDOM_TABLES} two-player Crates rule "
+                   "sets drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -112,7 +119,7 @@ PARTNERSHIP_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every, eights, crates or partnerships].")
+                   "--tables every, eights, crates, partnerships or two-player].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -258,13 +265,15 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         focus_tables,
         partnership_tables,
         training_tables,
+        two_player_tables,
     )
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
     # a round on one part of the table space (one family, or Crates partnerships)
-    part = (None if _named_tables(ctx) or table_set not in ("eights", "crates", "partnerships")
+    part = (None if _named_tables(ctx)
+            or table_set not in ("eights", "crates", "partnerships", "two-player")
             else table_set)
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
@@ -278,6 +287,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         tables = crates_tables(seed, CRATES_RANDOM_TABLES)
     elif part == "partnerships":
         tables = partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES)
+    elif part == "two-player":
+        tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
