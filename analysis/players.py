@@ -255,7 +255,7 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.strategies.adept import PARTNERS_SET, PRESETS_SET, route_of
+        from crates_sim.strategies.adept import PARTNERS_SET, PRESETS_SET, TWO_PLAYER_SET, route_of
 
         measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
@@ -273,6 +273,10 @@ def validation(spec: str, rules) -> str:
                               "(adept:net=22), on average stronger than round 4's there "
                               "(docs/strategies.md, A round on Crates partnerships, and "
                               "Wider networks across tables)",
+                TWO_PLAYER_SET: "on two-player Crates rule sets it plays a network refitted on "
+                                "two-player Crates tables (adept:net=23), stronger there than "
+                                "the networks trained across tables, head to head "
+                                "(docs/strategies.md, Wider networks across tables)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

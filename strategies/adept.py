@@ -66,6 +66,7 @@ from crates_sim.cards import (
     K_OUT,
     K_PARTNER,
     K_PENALTY,
+    K_PLAYERS,
     K_PSCOPE_TEAM,
     K_SEVEN_ACROSS,
     K_SIX_EXEMPT,
@@ -236,7 +237,10 @@ N_TABLES = len(TABLES)
 #: family's tables (`--tables crates --start ... --hidden 128`); 22: set 13 with its
 #: partnership network widened the same way and refitted on Crates partnership tables
 #: (`--tables partnerships --start adept:net=13 --hidden 128`), which replaced set 13
-#: where Crates partners may draw at will. A file names
+#: where Crates partners may draw at will; 23: set 15's network (classic with two
+#: players) refitted on two-player Crates tables, presets and drawn rule sets (`--tables
+#: two-player --start adept:net=15`), which the shipped set plays on every two-player
+#: Crates table without a specialist (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -246,7 +250,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-league-2p-wide.json", "adept-classic-2p-wide.json",
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
-             "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json")
+             "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
+             "adept-two-player.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -284,10 +289,15 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
             for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
+#: the set that plays two-player Crates rule sets without a specialist (docs/strategies.md,
+#: "Wider networks across tables")
+TWO_PLAYER_SET = NET_FILES.index("adept-two-player.json")
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
-#: partnership tables where a seat may draw at will play PARTNERS_SET's network.
-WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),)
+#: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
+#: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's.
+WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
+                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1

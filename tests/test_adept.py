@@ -865,6 +865,11 @@ def _totals(rules, spec, games=3):
     ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 22),
     ("league", 4, {"partnerships": True, "draw_when_able": True}, 22),
     ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
+    # two-player Crates rule sets without a specialist: the two-player round's network
+    ("classic", 2, {"spare_three": 5}, 23),
+    ("serbian", 2, {"draw_when_able": True}, 23),
+    ("league", 2, {"first_dealer": "random"}, 14),  # who deals: the preset's specialist
+    ("league", 3, {"spare_three": 5}, None),
     ("serbian", 4, {"count_forced": False}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
