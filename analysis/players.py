@@ -103,7 +103,12 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after the wide specialist of "
+                  "adept,expert` (or adept:stock=4,expert) folders (after the wider networks "
+                  "across tables and the two-player Crates route: the league two-player "
+                  "set on seed 59500, and --tables "
+                  "drawn:10:10990 on seeds 59100-59109 (its four two-player Crates sets "
+                  "again with the route on the same seeds), 1,000 deals each; after the "
+                  "wide specialist of "
                   "serbian with 3 players: seed 59001, 2,000 deals; after the two-player "
                   "specialists with the inputs of my own hand: classic, league, serbian and "
                   "very-crazy-eights with 2 players on seeds 58020, 58013, 58030 and 58040, "
@@ -269,10 +274,9 @@ def validation(spec: str, rules) -> str:
                              "across tables, measured at least level with the later rounds here "
                              "(docs/strategies.md, Routes)",
                 PARTNERS_SET: "where partners may draw at will it plays the partnership network "
-                              "refitted on Crates partnership tables with 128 units "
-                              "(adept:net=22), on average stronger than round 4's there "
-                              "(docs/strategies.md, A round on Crates partnerships, and "
-                              "Wider networks across tables)",
+                              "refitted on Crates partnership tables (adept:net=13), on average "
+                              "stronger than round 4's there, not on every set "
+                              "(docs/strategies.md, A round on Crates partnerships)",
                 TWO_PLAYER_SET: "on two-player Crates rule sets it plays a network refitted on "
                                 "two-player Crates tables (adept:net=23), stronger there than "
                                 "the networks trained across tables, head to head "

@@ -236,8 +236,8 @@ N_TABLES = len(TABLES)
 #: network was widened to 128 units with the inputs of my own hand and refitted on that
 #: family's tables (`--tables crates --start ... --hidden 128`); 22: set 13 with its
 #: partnership network widened the same way and refitted on Crates partnership tables
-#: (`--tables partnerships --start adept:net=13 --hidden 128`), which replaced set 13
-#: where Crates partners may draw at will; 23: set 15's network (classic with two
+#: (`--tables partnerships --start adept:net=13 --hidden 128`; not routed: its cost);
+#: 23: set 15's network (classic with two
 #: players) refitted on two-player Crates tables, presets and drawn rule sets (`--tables
 #: two-player --start adept:net=15`), which the shipped set plays on every two-player
 #: Crates table without a specialist (WHERE_ROUTES). A file names
@@ -258,11 +258,12 @@ N_NETS = len(NET_FILES)
 #: --tables eights|crates --start ...`)
 PRESETS_SET = NET_FILES.index("adept-5.json")
 #: the set whose partnership network was refitted on Crates partnership tables
-#: (`crates train --player adept --tables partnerships`), the second time with 128 units
-#: and the inputs of my own hand: stronger than round 4's where partners may draw at
-#: will, weaker where they may not (docs/strategies.md, "A round on Crates partnerships",
-#: "Wider networks across tables")
-PARTNERS_SET = NET_FILES.index("adept-8.json")
+#: (`crates train --player adept --tables partnerships`): stronger than round 4's where
+#: partners may draw at will, weaker where they may not (docs/strategies.md, "A round on
+#: Crates partnerships"). Set 22's, wider, is stronger still head to head there, but not
+#: against expert, and costs 2.2 µs a turn there: not routed ("Wider networks across
+#: tables")
+PARTNERS_SET = NET_FILES.index("adept-6.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
@@ -822,7 +823,7 @@ ADEPT_BUILTIN = Builtin(
     "more on that family's drawn rule sets, and the Crates individual one two "
     "rounds more on that family's, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
-    "partnership network refitted on Crates partnership tables, net=22), "
+    "partnership network refitted on Crates partnership tables, net=13), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -875,7 +876,7 @@ ADEPT_BUILTIN = Builtin(
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
-                                   "tables with draws at will net=22's; 0: net's own "
+                                   "tables with draws at will net=13's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

@@ -742,8 +742,8 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     its partnership network refitted on Crates partnership tables (`crates train --player
     adept --tables partnerships --start ... --refit crates-partnerships`), and set 22
     (adept-8.json) is set 13 with that network widened to 128 units and refitted again
-    (`--hidden 128`); the shipped set plays set 22's on Crates partnership tables where a
-    seat may draw at will, and nowhere else (WHERE_ROUTES). The shipped set is set 21
+    (`--hidden 128`, not routed); the shipped set plays set 13's on Crates partnership
+    tables where a seat may draw at will, and nowhere else (WHERE_ROUTES). The shipped set is set 21
     with its Crates individual network widened and refitted (`--tables crates --hidden
     128 --refit crates-individual`)."""
     load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
@@ -756,7 +756,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     for kind in ("crates-partnerships", "eights-individual"):
         assert same(shipped[kind], before[kind]), kind
     assert A.net_width(shipped["crates-individual"]) == 128
-    for players, partnerships, at_will, routed in ((4, True, True, 22), (4, True, False, None),
+    for players, partnerships, at_will, routed in ((4, True, True, 13), (4, True, False, None),
                                                    (4, False, True, None), (3, False, True, None)):
         rules = Rules.preset("serbian", players, partnerships=partnerships, draw_when_able=at_will)
         assert A.route_of(rules) == routed
@@ -861,9 +861,9 @@ def _totals(rules, spec, games=3):
     ("crazy-eights", 3, {}, 12),
     ("very-crazy-eights", 2, {"draw_rule": "one"}, None),
     # Crates partnerships with draws at will (WHERE_ROUTES): the partnership round's network
-    ("classic", 4, {"draw_when_able": True}, 22),
-    ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 22),
-    ("league", 4, {"partnerships": True, "draw_when_able": True}, 22),
+    ("classic", 4, {"draw_when_able": True}, 13),
+    ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 13),
+    ("league", 4, {"partnerships": True, "draw_when_able": True}, 13),
     ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
     # two-player Crates rule sets without a specialist: the two-player round's network
     ("classic", 2, {"spare_three": 5}, 23),

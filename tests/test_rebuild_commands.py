@@ -226,7 +226,7 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert "trained on it alone" in serbian3 and "seed 59001" in serbian3
     assert "trained on it alone" in validation("adept", Rules.preset("classic", 5))
     at_will = validation("adept", Rules.preset("serbian", 4, draw_when_able=True))
-    assert "adept:net=22" in at_will and "trained on it alone" not in at_will
+    assert "adept:net=13" in at_will and "trained on it alone" not in at_will
     two = validation("adept", Rules.preset("serbian", 2, draw_when_able=True))
     assert "adept:net=23" in two and "trained on it alone" not in two
 
