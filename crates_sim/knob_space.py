@@ -162,16 +162,24 @@ def crates_tables(seed: int, n_random: int) -> list:
     return family_tables("crates", seed, n_random)
 
 
+def _at_will_tables(presets: list, keep, seed: int, n_random: int, **knobs) -> list:
+    """Each of these preset tables with and without draw_when_able (and `knobs`),
+    FAMILY_PRESET_REPEATS times; then the first n_random rule sets random_tables draws for
+    `seed` for which keep(rules) holds (partnership_tables, two_player_tables)."""
+    both = [Rules.preset(t.preset_name, t.players, draw_when_able=at_will, **knobs)
+            for t in presets for at_will in (False, True)]
+    return both * FAMILY_PRESET_REPEATS + _drawn_where(keep, seed, n_random)
+
+
 def partnership_tables(seed: int, n_random: int) -> list:
     """`--tables partnerships`: the tables of a round on Crates partnerships alone (the
     partnership network learns only from them): each Crates preset with 4 players in
     partnerships, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then
     n_random Crates rule sets with 4 players in partnerships drawn from the whole knob
     space with the generator of `seed` (random_tables' draws, the others skipped)."""
-    presets = [Rules.preset(t.preset_name, 4, partnerships=True, draw_when_able=at_will)
-               for t in every_table() if t.partnerships for at_will in (False, True)]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: r.family == "crates" and r.players == 4 and r.partnerships, seed, n_random)
+    return _at_will_tables([t for t in every_table() if t.partnerships],
+                           lambda r: r.family == "crates" and r.players == 4 and r.partnerships,
+                           seed, n_random, partnerships=True)
 
 
 def two_player_tables(seed: int, n_random: int) -> list:
@@ -180,11 +188,8 @@ def two_player_tables(seed: int, n_random: int) -> list:
     with and without draw_when_able, FAMILY_PRESET_REPEATS times; then n_random Crates
     rule sets with 2 players drawn from the whole knob space with the generator of `seed`
     (random_tables' draws, the others skipped)."""
-    presets = [Rules.preset(t.preset_name, 2, draw_when_able=at_will)
-               for t in every_table() if t.family == "crates" and t.players == 2
-               for at_will in (False, True)]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: r.family == "crates" and r.players == 2, seed, n_random)
+    return _at_will_tables([t for t in every_table() if t.family == "crates" and t.players == 2],
+                           lambda r: r.family == "crates" and r.players == 2, seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

@@ -261,6 +261,13 @@ def choice_report(s, data: Data) -> dict:
             "agreement": float((regret <= 1e-9).mean())}
 
 
+def check_widening(width: int, hidden: int) -> None:
+    """A one-line error where --hidden would narrow a --start network of `width` units."""
+    if hidden < width:
+        raise CratesError(f"--hidden {hidden}: the --start network has {width} hidden units, "
+                          f"and a network cannot be narrowed")
+
+
 def widen_net(net: dict, hidden: int, seed=0) -> dict:
     """`net` with `hidden` units: its own units first, unchanged, then new ones whose input
     weights are drawn as a fresh network's and whose output weight is 0, so the wider
@@ -269,9 +276,7 @@ def widen_net(net: dict, hidden: int, seed=0) -> dict:
     from ..strategies import adept
 
     width = adept.net_width(net)
-    if hidden < width:
-        raise CratesError(f"--hidden {hidden}: the --start network has {width} hidden units, "
-                          f"and a network cannot be narrowed")
+    check_widening(width, hidden)
     extra = hidden - width
     rng = np.random.default_rng([seed, hidden])  # apart from the fit's own draws
     out = {k: np.asarray(v, dtype=np.float64) for k, v in net.items()}
@@ -477,7 +482,7 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
     nets = None if start is None else adept.read_weights(start)
     for name, net in (nets or {}).items():  # before any game is played: say it now
         if hidden is not None and (not refit or name in refit):
-            widen_net(net, hidden)
+            check_widening(adept.net_width(net), hidden)
     paths = []
     for r in range(1, rounds + 1):
         folder = out / f"round-{r}"
