@@ -814,8 +814,9 @@ def scores_with(buf, table, n):
 
 
 ADEPT_BUILTIN = Builtin(
-    "a small neural network (64 hidden units a table kind; 128 in the newest "
-    "specialists, which also read my hand) that reads the "
+    "a small neural network (64 hidden units a table kind, 128 in the Crates "
+    "individual one and the newest specialists, which also read my hand) that "
+    "reads the "
     "rules (player count, partnerships, every knob) and scores every option by "
     "what it does under them, trained on expert's values across every preset, "
     "player count, drawn knob sets and the tables where it was weakest "
@@ -878,7 +879,8 @@ ADEPT_BUILTIN = Builtin(
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
-                                   "tables with draws at will net=13's; 0: net's own "
+                                   "tables with draws at will net=13's, on two-player "
+                                   "Crates rule sets net=23's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
