@@ -182,14 +182,15 @@ def partnership_tables(seed: int, n_random: int) -> list:
                            seed, n_random, partnerships=True)
 
 
-def two_player_tables(seed: int, n_random: int) -> list:
-    """`--tables two-player`: the tables of a round on two-player Crates alone (the wide
-    two-player specialists play only their presets): each Crates preset with 2 players,
-    with and without draw_when_able, FAMILY_PRESET_REPEATS times; then n_random Crates
-    rule sets with 2 players drawn from the whole knob space with the generator of `seed`
-    (random_tables' draws, the others skipped)."""
-    return _at_will_tables([t for t in every_table() if t.family == "crates" and t.players == 2],
-                           lambda r: r.family == "crates" and r.players == 2, seed, n_random)
+def two_player_tables(seed: int, n_random: int, family: str = "crates") -> list:
+    """`--tables two-player` (family "crates") and `--tables two-player-eights` (family
+    "eights"): the tables of a round on one family's two-player tables alone (the wide
+    two-player specialists play only their presets): each of that family's presets with 2
+    players, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then n_random of
+    that family's rule sets with 2 players drawn from the whole knob space with the
+    generator of `seed` (random_tables' draws, the others skipped)."""
+    return _at_will_tables([t for t in every_table() if t.family == family and t.players == 2],
+                           lambda r: r.family == family and r.players == 2, seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

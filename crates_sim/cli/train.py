@@ -42,8 +42,9 @@ CRATES_RANDOM_TABLES = 40
 #: `--tables partnerships`: the Crates partnership presets with and without draws at will
 #: (knob_space.partnership_tables) and this many Crates partnership rule sets drawn with --seed
 PARTNERSHIP_RANDOM_TABLES = 40
-#: `--tables two-player`: the Crates presets with 2 players with and without draws at will
-#: (knob_space.two_player_tables) and this many two-player Crates rule sets drawn with --seed
+#: `--tables two-player` (two-player-eights): the Crates (Crazy Eights) presets with 2
+#: players with and without draws at will (knob_space.two_player_tables) and this many
+#: two-player rule sets of that family drawn with --seed
 TWO_PLAYER_RANDOM_TABLES = 40
 
 
@@ -81,7 +82,7 @@ TWO_PLAYER_RANDOM_TABLES = 40
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
-                                         "two-player"]),
+                                         "two-player", "two-player-eights"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -94,7 +95,8 @@ TWO_PLAYER_RANDOM_TABLES = 40
                    f"{PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets drawn with --seed; "
                    "two-player: the Crates presets with 2 players, with and without draws at "
                    f"will (three times), and {TWO_PLAYER_RANDOM_TABLES} two-player Crates rule "
-                   "sets drawn with --seed.")
+                   "sets drawn with --seed; two-player-eights: the same for the Crazy Eights "
+                   "family.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -119,7 +121,8 @@ TWO_PLAYER_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every, eights, crates, partnerships or two-player].")
+                   "--tables every, eights, crates, partnerships, two-player or "
+                   "two-player-eights].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -273,7 +276,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     every = not _named_tables(ctx) and table_set == "every"
     # a round on one part of the table space (one family, or Crates partnerships)
     part = (None if _named_tables(ctx)
-            or table_set not in ("eights", "crates", "partnerships", "two-player")
+            or table_set not in ("eights", "crates", "partnerships", "two-player",
+                                  "two-player-eights")
             else table_set)
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
@@ -289,6 +293,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         tables = partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES)
     elif part == "two-player":
         tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES)
+    elif part == "two-player-eights":
+        tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES, "eights")
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
