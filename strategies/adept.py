@@ -892,10 +892,16 @@ ADEPT_BUILTIN = Builtin(
                                     "it offers a draw beside a card (draw_when_able, or "
                                     "a count one may decline) and the stock holds this "
                                     "many cards or fewer (0: never)",
-                    whole=True)},
-    adapter="adept_entry", adapter_when=(("search", "stock"), "expert.adept_search_entry"))
+                    whole=True),
+     "dry": Param(0.0, 0.0, 52.0, "in Crates, search every card decision as expert does "
+                                  "while the stock holds this many cards or fewer (0: "
+                                  "never): where few wild cards run the stock dry again "
+                                  "and again, who draws it dry takes the doubling "
+                                  "pressures",
+                  whole=True)},
+    adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES, ADEPT_STOCK) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY) = slots(ADEPT_BUILTIN)
 
 
 @kernel
@@ -934,7 +940,7 @@ def stock_search_fires(rules) -> bool:
 def adept_entry(G, seat, n_options):
     """adept's decision adapter: the engine calls it by address; the weights come by
     the address in the engine table of G (0: none, then it plays greedy). A spec with
-    search > 0 or stock > 0 plays `expert.adept_search_entry` instead
+    search, stock or dry > 0 plays `expert.adept_search_entry` instead
     (ADEPT_BUILTIN.adapter_when)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     address = G[E.ENG0 + E.ENGINE_ADEPT]

@@ -68,6 +68,7 @@ from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import (
     ADEPT_FORGET,
     ADEPT_SAMPLES,
+    ADEPT_DRY,
     ADEPT_SEARCH,
     ADEPT_STOCK,
     ADEPT_THREE,
@@ -399,14 +400,20 @@ def near_hand_end(obs, cards):
 
 
 @leaf
+def stock_near_empty(obs, options, cards):
+    """Whether, in Crates, a decision between two options or more is taken while the stock
+    holds `cards` cards or fewer (`cards` 0: never): who draws the stock dry takes the next
+    pressure, and pressures double (Crazy Eights has none: there it never fires)."""
+    return not (cards <= 0 or obs[O_RULES + K_FAMILY] != FAMILY_CRATES
+                or stock_size(obs) > cards or options.shape[0] < 2)
+
+
+@leaf
 def draw_near_empty(obs, options, cards):
-    """Whether, in Crates, the options offer a draw beside a card (a voluntary draw where
-    draw_when_able, or a count declined where count_forced is off) while the stock holds
-    `cards` cards or fewer (`cards` 0: never): who draws the stock dry decides who takes
-    the next pressure (Crazy Eights has none: there it never fires;
-    adept.stock_search_fires says on which rule sets it can)."""
-    if (cards <= 0 or obs[O_RULES + K_FAMILY] != FAMILY_CRATES or stock_size(obs) > cards
-            or options.shape[0] < 2):
+    """Whether `stock_near_empty` holds and the options offer a draw beside a card (a
+    voluntary draw where draw_when_able, or a count declined where count_forced is off)
+    (adept.stock_search_fires says on which rule sets it can)."""
+    if not stock_near_empty(obs, options, cards):
         return False
     for i in range(options.shape[0]):
         if options[i] == ACTION_DRAW:
@@ -416,17 +423,19 @@ def draw_near_empty(obs, options, cards):
 
 @allocating
 def adept_search_entry(G, seat, n_options):
-    """The decision adapter of adept with search=K or stock=S (strategies/adept.py declares
-    adept; this adapter lives here, beside the search it calls, so plain adept never
-    compiles it): a card decision taken while an opponent holds K cards or fewer, or one
-    that offers a draw beside a card while the stock holds S cards or fewer, is expert's
-    search with `samples` deals; every other decision is plain adept's (`adept_entry`)."""
+    """The decision adapter of adept with search=K, stock=S or dry=D (strategies/adept.py
+    declares adept; this adapter lives here, beside the search it calls, so plain adept
+    never compiles it): a card decision taken while an opponent holds K cards or fewer, one
+    that offers a draw beside a card while the stock holds S cards or fewer, or any taken
+    while it holds D or fewer (Crates), is expert's search with `samples` deals; every other
+    decision is plain adept's (`adept_entry`)."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     quick = unsearched_choice(params[ADEPT_FORGET], obs, hand, options, rng)  # as adept's
     if quick >= 0:
         return np.int64(quick)
-    if near_hand_end(obs, params[ADEPT_SEARCH]) or draw_near_empty(obs, options,
-                                                                   params[ADEPT_STOCK]):
+    if (near_hand_end(obs, params[ADEPT_SEARCH])
+            or draw_near_empty(obs, options, params[ADEPT_STOCK])
+            or stock_near_empty(obs, options, params[ADEPT_DRY])):
         row = np.zeros(N_PARAMS)  # expert's defaults but samples, forget and three
         for j in range(len(EXPERT_DEFAULTS)):
             row[j] = EXPERT_DEFAULTS[j]

@@ -330,7 +330,7 @@ def test_pages_show_human_numbers_on_one_scale():
 
 
 def test_who_measured_skill_says_where_each_player_was_validated():
-    from crates_sim.analysis.players import validation, who_measured
+    from crates_sim.analysis.players import stronger_here, validation, who_measured
 
     classic, seven = Rules.preset("classic", 4), Rules.from_spec("classic:seven_target=next", 4)
     assert validation("tuned", classic).startswith("validated on this rule set")
@@ -357,7 +357,11 @@ def test_who_measured_skill_says_where_each_player_was_validated():
     assert "understates" not in validation("adept:stock=4", Rules.preset("classic", 2))
     far = Rules.from_spec("classic:remove_ranks=QK", 4)  # -25.7, no draws at will
     assert "understates" in validation("adept:stock=4", far)
-    assert "--strong adept:search=2" in validation("adept:stock=4", far)
+    assert "--strong adept:dry=4" in validation("adept:stock=4", far)
+    # in Crazy Eights (no pressures) the search near the hand's end
+    assert "--strong adept:search=2" in stronger_here("adept", Rules.preset("crazy-eights", 2))
+    # and where the spec already searches near an empty stock
+    assert "--strong adept:search=2" in stronger_here("adept:dry=4", far)
     assert "but not on this rule set" in validation("adept:temp=0", seven)
     assert "not on this rule set" in validation("adept", Rules.preset("classic", 4, partnerships=False,
                                                                    remove_ranks="QK"))
@@ -377,3 +381,7 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:samples=30:stock=4", at_will) == "adept:stock=4:samples=30"
     assert measured_spec("adept:search=2", Rules.preset("classic", 4)) == "adept:search=2"
     assert measured_spec("adept:temp=0", at_will) == "adept"
+    # dry searches near an empty stock wherever Crates has one; Crazy Eights has no pressures
+    assert measured_spec("adept:dry=4", Rules.preset("classic", 4)) == "adept:dry=4"
+    assert measured_spec("adept:stock=4:dry=4", at_will) == "adept:stock=4:dry=4"
+    assert measured_spec("adept:dry=4", Rules.preset("crazy-eights", 4)) == "adept"
