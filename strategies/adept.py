@@ -839,8 +839,10 @@ ADEPT_BUILTIN = Builtin(
     "expert for 2-41 us a turn; stock=4 searches the draws near an empty "
     "stock where a seat may draw at will (Crates): -5.1 to +9.7 against "
     "expert on the four presets with 4 players and draw_when_able=true, "
-    "where the network alone is -16 to -21, at 23-41 us a turn "
-    "(docs/strategies.md)",
+    "where the network alone is -16 to -21, at 23-41 us a turn; dry=4 "
+    "searches every decision near an empty stock (Crates): -57.1 to -9.7 and "
+    "-25.7 to +1.0 against expert on two partnership rule sets with few wild "
+    "cards, at 26 us a turn (docs/strategies.md)",
     {"temp": Param(0.0, 0.0, 100.0, "softmax temperature in points (0: always the best "
                                     "score; > 0: samples from its stream)"),
      "forget": FORGET,
@@ -866,7 +868,11 @@ ADEPT_BUILTIN = Builtin(
                                  "classic and serbian with the inputs of my own hand "
                                  "and 128 units, 17 very-crazy-eights's with 2, "
                                  "18 and 19 classic's with 5 and serbian's with 4 "
-                                 "in individual play the same way",
+                                 "in individual play the same way, 20 serbian's with "
+                                 "3, 21 the shipped ones before the Crates individual "
+                                 "network was widened to 128 units, 22 net=13 with "
+                                 "its partnership network widened the same way, 23 "
+                                 "net=15's refitted on two-player Crates rule sets",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
