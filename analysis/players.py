@@ -106,7 +106,11 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after adept:dry: adept:dry=4 "
+                  "adept,expert` (or adept:stock=4,expert) folders (after the two-player Crazy "
+                  "Eights route: crazy-eights with 2 players on seed 59760, 2,000 deals, "
+                  "seed 10990's tables 00 and 04 again on seeds 59100 and 59104, the first "
+                  "four two-player Crazy Eights sets drawn by seed 11002 on seeds "
+                  "59740-59743, 1,000 deals each; after adept:dry: adept:dry=4 "
                   "and adept:dry=8 on seed 10990's table 07 on seed 59107, adept:dry=4 on "
                   "classic:remove_ranks=QK with 4 players on seed 43201, 1,000 deals each; "
                   "after the wider networks "
@@ -272,7 +276,8 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.strategies.adept import PARTNERS_SET, PRESETS_SET, TWO_PLAYER_SET, route_of
+        from crates_sim.strategies.adept import (PARTNERS_SET, PRESETS_SET, TWO_PLAYER_EIGHTS_SET,
+                                                 TWO_PLAYER_SET, route_of)
 
         measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "
@@ -293,6 +298,10 @@ def validation(spec: str, rules) -> str:
                                 "two-player Crates tables (adept:net=23), stronger there than "
                                 "the networks trained across tables, head to head "
                                 "(docs/strategies.md, Wider networks across tables)",
+                TWO_PLAYER_EIGHTS_SET: "on two-player Crazy Eights rule sets it plays a network "
+                                       "refitted on two-player Crazy Eights tables (adept:net=24), "
+                                       "stronger there than the networks trained across tables, "
+                                       "head to head (docs/strategies.md, Two-player Crazy Eights)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

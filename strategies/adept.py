@@ -240,7 +240,10 @@ N_TABLES = len(TABLES)
 #: 23: set 15's network (classic with two
 #: players) refitted on two-player Crates tables, presets and drawn rule sets (`--tables
 #: two-player --start adept:net=15`), which the shipped set plays on every two-player
-#: Crates table without a specialist (WHERE_ROUTES). A file names
+#: Crates table without a specialist (WHERE_ROUTES); 24: set 17's network (Very Crazy
+#: Eights with two players) refitted the same way on two-player Crazy Eights tables
+#: (`--tables two-player-eights --start adept:net=17`), which the shipped set plays on
+#: every two-player Crazy Eights table without a route of its own. A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -251,7 +254,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
-             "adept-two-player.json")
+             "adept-two-player.json", "adept-two-player-eights.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -286,19 +289,24 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("serbian", 4, {"partnerships": False}, 19), ("serbian", 3, {}, 20),
           # the other presets keep the networks measured on them before the rounds on one
           # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
-          # partnerships without a specialist: set 0's is round 4's)
+          # partnerships without a specialist: set 0's is round 4's; Crazy Eights with 2:
+          # the two-player Crazy Eights round's, WHERE_ROUTES, +3.0 against set 12's there)
           *((name, n, {}, PRESETS_SET) for name in ("crazy-eights", "very-crazy-eights")
-            for n in range(2, 8) if (name, n) != ("crazy-eights", 4)))
+            for n in range(2, 8) if (name, n) not in (("crazy-eights", 4), ("crazy-eights", 2))))
 ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 #: the set that plays two-player Crates rule sets without a specialist (docs/strategies.md,
 #: "Wider networks across tables")
 TWO_PLAYER_SET = NET_FILES.index("adept-two-player.json")
+#: the same for two-player Crazy Eights rule sets
+TWO_PLAYER_EIGHTS_SET = NET_FILES.index("adept-two-player-eights.json")
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
-#: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's.
+#: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
+#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
-                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET))
+                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
+                ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -826,7 +834,8 @@ ADEPT_BUILTIN = Builtin(
     "hand, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
     "partnership network refitted on Crates partnership tables, net=13; on "
-    "two-player Crates rule sets a network refitted on them, net=23), "
+    "two-player Crates rule sets a network refitted on them, net=23, and on "
+    "two-player Crazy Eights rule sets, net=24), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -872,7 +881,9 @@ ADEPT_BUILTIN = Builtin(
                                  "3, 21 the shipped ones before the Crates individual "
                                  "network was widened to 128 units, 22 net=13 with "
                                  "its partnership network widened the same way, 23 "
-                                 "net=15's refitted on two-player Crates rule sets",
+                                 "net=15's refitted on two-player Crates rule sets, "
+                                 "24 net=17's refitted on two-player Crazy Eights "
+                                 "rule sets",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -886,7 +897,8 @@ ADEPT_BUILTIN = Builtin(
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
                                    "tables with draws at will net=13's, on two-player "
-                                   "Crates rule sets net=23's; 0: net's own "
+                                   "Crates rule sets net=23's, on two-player Crazy "
+                                   "Eights rule sets net=24's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

@@ -552,7 +552,8 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     ("eights", ("crates-partnerships",), "eights-individual"),
     ("crates", ("eights-individual", "crates-partnerships"), "crates-individual"),
     ("partnerships", ("eights-individual", "crates-individual"), "crates-partnerships"),
-    ("two-player", ("eights-individual", "crates-partnerships"), "crates-individual")])
+    ("two-player", ("eights-individual", "crates-partnerships"), "crates-individual"),
+    ("two-player-eights", ("crates-individual", "crates-partnerships"), "eights-individual")])
 def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
     """--tables eights|crates|partnerships --start FILE: one round on one family's (or
     Crates partnerships') presets and drawn rule sets, played and fitted from FILE's
@@ -725,15 +726,18 @@ def test_the_family_rounds_changed_only_the_crazy_eights_and_crates_individual_n
     refitted (`crates train --player adept --tables eights --start ...`) and then the
     Crates individual one (`--tables crates --refit crates-individual`): the partnership
     network is set 12's weight for weight; the presets without a specialist route to set
-    12, every other rule set plays the refitted networks."""
+    12, every other rule set plays the refitted networks (but the two-player ones, which
+    have rounds of their own)."""
     shipped, before = A.read_weights(A.shipped_weights_path(0)), A.read_weights(A.shipped_weights_path(12))
     kept = shipped["crates-partnerships"]
     assert all(np.array_equal(kept[k], before["crates-partnerships"][k]) for k in kept)
     for kind in ("crates-individual", "eights-individual"):
         assert not np.array_equal(shipped[kind]["w_opt"], before[kind]["w_opt"]), kind
     rules = Rules.preset("very-crazy-eights", 3)
-    assert A.route_of(rules) == 12 and A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) is None
+    assert A.route_of(rules) == 12 and A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 3)) is None
     assert A.route_of(Rules.preset("crazy-eights", 5)) == 12
+    # with two players the two-player Crazy Eights round's network (set 24) plays instead
+    assert A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) == 24
     assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) is None
 
 
@@ -859,7 +863,10 @@ def _totals(rules, spec, games=3):
     ("very-crazy-eights", 2, {}, 17),  # the wide specialist (set 12's network before)
     ("very-crazy-eights", 3, {}, 12),
     ("crazy-eights", 3, {}, 12),
-    ("very-crazy-eights", 2, {"draw_rule": "one"}, None),
+    # two-player Crazy Eights rule sets without a route of their own: that round's network
+    ("very-crazy-eights", 2, {"draw_rule": "one"}, 24),
+    ("crazy-eights", 2, {}, 24),  # the preset too: +3.0 against set 12's there
+    ("crazy-eights", 2, {"draw_when_able": False, "hand_size": 5}, 24),
     # Crates partnerships with draws at will (WHERE_ROUTES): the partnership round's network
     ("classic", 4, {"draw_when_able": True}, 13),
     ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 13),

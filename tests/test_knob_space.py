@@ -102,6 +102,19 @@ def test_two_player_tables_are_the_crates_presets_for_two_with_and_without_draws
     assert tables[-4:] == drawn[:4] and two_player_tables(11, 4) == tables
 
 
+def test_two_player_eights_tables_are_the_crazy_eights_presets_for_two():
+    """--tables two-player-eights: the same for the Crazy Eights family: each of its
+    presets with 2 players, with and without draw_when_able, then its two-player rule
+    sets in the order random_tables draws them."""
+    tables = two_player_tables(11, 4, "eights")
+    assert len(tables) == 4 * FAMILY_PRESET_REPEATS + 4
+    assert sorted({(t.preset_name, t.knobs["draw_when_able"]) for t in tables[:-4]}) == sorted(
+        (name, at_will) for name in ("crazy-eights", "very-crazy-eights") for at_will in (False, True))
+    assert all(t.family == "eights" and t.players == 2 for t in tables)
+    drawn = [t for t in random_tables(400, 11) if t.family == "eights" and t.players == 2]
+    assert tables[-4:] == drawn[:4]
+
+
 def test_focus_tables_are_the_heads_up_tables_draws_at_will_and_the_knob_table():
     from crates_sim.analysis.knobs import SAFETY, knob_variants
 

@@ -196,7 +196,7 @@ def test_adept_measured_keeps_the_first_folders_row_and_tells_eights_from_very_c
         ("classic:partnerships=False", 51101), ("crazy-eights", 42113), ("very-crazy-eights", 42118)]
     # the shipped file: very-crazy-eights with 2 players is its own row, not crazy-eights'
     assert P.adept_measured(Rules.preset("very-crazy-eights", 2))[4] == 58040
-    assert P.adept_measured(Rules.preset("crazy-eights", 2))[4] == 42113
+    assert P.adept_measured(Rules.preset("crazy-eights", 2))[4] == 59760
     assert P.adept_measured(Rules.preset("classic", 4, partnerships=False))[4] == 51101
 
 
@@ -266,13 +266,18 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
 def test_a_page_on_a_table_where_adept_is_weak_offers_the_search_and_it_runs(tmp_path):
     """Where adept is measured well below expert the page says so and names a stronger
     adept: `--strong adept:stock=4` where the draws near an empty stock are searchable,
-    `--strong adept:search=2` elsewhere, which balance takes as given."""
+    `--strong adept:dry=4` elsewhere in Crates, `--strong adept:search=2` in Crazy Eights,
+    which balance takes as given."""
     from crates_sim.analysis.balance import balance
     from crates_sim.analysis.players import validation
 
     said = validation("adept", Rules.preset("classic", 4, draw_when_able=True))
     assert "well below expert" in said and "--strong adept:stock=4" in said
     said = validation("adept", Rules.preset("classic", 4, remove_ranks="QK"))
+    assert "well below expert" in said and "--strong adept:dry=4" in said
+    eights = Rules.from_spec("crazy-eights:draw_rule=unlimited,draw_when_able=False,"
+                             "first_dealer=random,remove_ranks=8", 5)  # no pressures there
+    said = validation("adept", eights)
     assert "well below expert" in said and "--strong adept:search=2" in said
     assert "search" not in validation("adept", Rules.preset("serbian", 4))
     res = balance(["classic", "classic:seven_target=next"], 4, "greedy", 4, 54113, tmp_path / "s",
