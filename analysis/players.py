@@ -276,8 +276,13 @@ def validation(spec: str, rules) -> str:
     """Whether `spec` was fitted or validated on `rules`, in one phrase."""
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
-        from crates_sim.strategies.adept import (PARTNERS_SET, PRESETS_SET, TWO_PLAYER_EIGHTS_SET,
-                                                 TWO_PLAYER_SET, route_of)
+        from crates_sim.strategies.adept import (
+            PARTNERS_SET,
+            PRESETS_SET,
+            TWO_PLAYER_EIGHTS_SET,
+            TWO_PLAYER_SET,
+            route_of,
+        )
 
         measured = adept_measured(rules, spec)
         trained = ("trained with the rules as inputs on every preset at every player count and on "

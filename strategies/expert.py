@@ -66,9 +66,9 @@ from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import (
+    ADEPT_DRY,
     ADEPT_FORGET,
     ADEPT_SAMPLES,
-    ADEPT_DRY,
     ADEPT_SEARCH,
     ADEPT_STOCK,
     ADEPT_THREE,

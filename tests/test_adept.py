@@ -470,7 +470,7 @@ def test_my_hands_inputs_say_what_my_cards_can_follow():
                         suit = suits.index(max(suits)) if is_wild(obs, c) else c % 4
                         rank = c // 4
                     mine = sum(1 for x in rest if is_wild(obs, x) or x % 4 == suit or x // 4 == rank)
-                    row = dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT + i * A.N_OPTION:][:A.N_OPTION]))
+                    row = dict(zip(A.OPTION_FEATURES, out[A.N_CONTEXT + i * A.N_OPTION:][:A.N_OPTION], strict=True))
                     assert row["my_followers"] == mine / 8
                     assert row["left_stuck"] == (1.0 if rest and mine == 0 else 0.0)
                     stuck += row["left_stuck"] == 1.0

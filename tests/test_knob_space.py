@@ -12,10 +12,10 @@ from crates_sim.knob_space import (
     every_table,
     focus_tables,
     partnership_tables,
-    two_player_tables,
     random_tables,
     spec,
     training_tables,
+    two_player_tables,
 )
 from crates_sim.rules import KNOBS, PRESETS, Rules
 
