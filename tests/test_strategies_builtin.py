@@ -392,7 +392,8 @@ def test_parameter_parsing():
     assert list(params[0][:3]) == [2.0, 0.0, 0.0]
     assert list(params[1][:3]) == [1.0, 0.25, 0.0]
     assert list(params[2][:3]) == [0.5, 1000.0, 0.0]
-    assert list(params[3]) == [1.0, -3.0, -1.0, -1.5, 0.0, 0.5, -10.0, 4.0]
+    assert list(params[3][:8]) == [1.0, -3.0, -1.0, -1.5, 0.0, 0.5, -10.0, 4.0]
+    assert not params[3][8:].any()  # the slots weights does not use
     for bad in ["aggressive:leader=2", "aggressive:leader_weight", "aggressive:leader_weight=x",
                 "hoard3:samples=3", "weights:w8=1", "partner:leader_weight=1", "dump4",
                 "aggressive:seven_across=0"]:
