@@ -193,6 +193,20 @@ def two_player_tables(seed: int, n_random: int, family: str = "crates") -> list:
                            lambda r: r.family == family and r.players == 2, seed, n_random)
 
 
+def at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables at-will`: the tables of a round on Crates individual play with 3 players
+    or more where a seat may draw at will (the two-player and partnership ones have rounds
+    of their own): each such Crates preset with draw_when_able, FAMILY_PRESET_REPEATS
+    times; then n_random such rule sets drawn from the whole knob space with the generator
+    of `seed` (random_tables' draws, the others skipped)."""
+    presets = [Rules(t.preset_name, t.players, {**t.knobs, "draw_when_able": True})
+               for t in every_table()
+               if t.family == "crates" and not t.partnerships and t.players >= 3]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: (r.family == "crates" and not r.partnerships and r.players >= 3
+                   and r.knobs["draw_when_able"]), seed, n_random)
+
+
 def knob_values(base: str, knob: str, players: int) -> list:
     """The values `knob` is tried at, its base value left out."""
     rules = Rules.preset(base, players)

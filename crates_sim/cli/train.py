@@ -46,6 +46,9 @@ PARTNERSHIP_RANDOM_TABLES = 40
 #: players with and without draws at will (knob_space.two_player_tables) and this many
 #: two-player rule sets of that family drawn with --seed
 TWO_PLAYER_RANDOM_TABLES = 40
+#: `--tables at-will`: the Crates presets with 3 players or more in individual play with
+#: draws at will (knob_space.at_will_tables) and this many such rule sets drawn with --seed
+AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -82,7 +85,7 @@ TWO_PLAYER_RANDOM_TABLES = 40
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
-                                         "two-player", "two-player-eights"]),
+                                         "two-player", "two-player-eights", "at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -96,7 +99,9 @@ TWO_PLAYER_RANDOM_TABLES = 40
                    "two-player: the Crates presets with 2 players, with and without draws at "
                    f"will (three times), and {TWO_PLAYER_RANDOM_TABLES} two-player Crates rule "
                    "sets drawn with --seed; two-player-eights: the same for the Crazy Eights "
-                   "family.")
+                   "family; at-will: the Crates presets with 3 players or more in individual "
+                   f"play with draws at will (three times), and {AT_WILL_RANDOM_TABLES} such "
+                   "rule sets drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -121,8 +126,8 @@ TWO_PLAYER_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every, eights, crates, partnerships, two-player or "
-                   "two-player-eights].")
+                   "--tables every, eights, crates, partnerships, two-player, "
+                   "two-player-eights or at-will].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -263,6 +268,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
     from ..knob_space import (
         FOCUS_FROM,
+        at_will_tables,
         crates_tables,
         eights_tables,
         focus_tables,
@@ -277,7 +283,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     # a round on one part of the table space (one family, or Crates partnerships)
     part = (None if _named_tables(ctx)
             or table_set not in ("eights", "crates", "partnerships", "two-player",
-                                  "two-player-eights")
+                                  "two-player-eights", "at-will")
             else table_set)
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
@@ -295,6 +301,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES)
     elif part == "two-player-eights":
         tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES, "eights")
+    elif part == "at-will":
+        tables = at_will_tables(seed, AT_WILL_RANDOM_TABLES)
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
