@@ -7,6 +7,7 @@ from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
     FAMILY_PRESET_REPEATS,
     FOCUS_DRAW_AT_WILL,
+    at_will_tables,
     crates_tables,
     eights_tables,
     every_table,
@@ -100,6 +101,23 @@ def test_two_player_tables_are_the_crates_presets_for_two_with_and_without_draws
     assert all(t.family == "crates" and t.players == 2 for t in tables)
     drawn = [t for t in random_tables(200, 11) if t.family == "crates" and t.players == 2]
     assert tables[-4:] == drawn[:4] and two_player_tables(11, 4) == tables
+
+
+def test_at_will_tables_are_crates_individual_play_with_draws_at_will():
+    """--tables at-will: each Crates preset with 3 players or more in individual play with
+    draw_when_able, FAMILY_PRESET_REPEATS times; then such rule sets in the order
+    random_tables draws them (the others skipped)."""
+    tables = at_will_tables(11, 4)
+    presets = tables[:-4]
+    assert len(presets) == 7 * FAMILY_PRESET_REPEATS
+    assert sorted({(t.preset_name, t.players) for t in presets}) == [
+        ("classic", 3), ("classic", 4), ("classic", 5), ("league", 3), ("league", 4),
+        ("serbian", 3), ("serbian", 4)]
+    assert all(t.family == "crates" and t.players >= 3 and not t.partnerships
+               and t.knobs["draw_when_able"] for t in tables)
+    drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players >= 3
+             and not t.partnerships and t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4]
 
 
 def test_two_player_eights_tables_are_the_crazy_eights_presets_for_two():
