@@ -243,7 +243,11 @@ N_TABLES = len(TABLES)
 #: Crates table without a specialist (WHERE_ROUTES); 24: set 17's network (Very Crazy
 #: Eights with two players) refitted the same way on two-player Crazy Eights tables
 #: (`--tables two-player-eights --start adept:net=17`), which the shipped set plays on
-#: every two-player Crazy Eights table without a route of its own. A file names
+#: every two-player Crazy Eights table without a route of its own; 25: set 0 with its Crates
+#: individual network refitted on Crates individual play with 3 players or more where a
+#: seat may draw at will (`--tables at-will --start adept:net=0`; not routed: routing it
+#: changes adept's games on the rule sets measured in analysis/adept_measured.json
+#: there, which would need measuring again). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -254,7 +258,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
-             "adept-two-player.json", "adept-two-player-eights.json")
+             "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -883,7 +887,9 @@ ADEPT_BUILTIN = Builtin(
                                  "its partnership network widened the same way, 23 "
                                  "net=15's refitted on two-player Crates rule sets, "
                                  "24 net=17's refitted on two-player Crazy Eights "
-                                 "rule sets",
+                                 "rule sets, 25 the shipped ones with the Crates "
+                                 "individual network refitted on Crates tables of 3 "
+                                 "players or more with draws at will (not routed)",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
