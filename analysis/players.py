@@ -106,11 +106,7 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after the route to set 25: "
-                  "seed 11003's tables 01-03 again on seeds 59801-59803, adept and "
-                  "adept:stock=4, league with draws at will and 4 players on seed 54842, and "
-                  "the other rows of rule sets that route there on their seeds, 1,000 deals "
-                  "each; after set 24 and adept:dry: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after set 24 and adept:dry: "
                   "--tables drawn:10:11003 on seeds 59800-59809, then adept:stock=4 on its "
                   "tables 01, 02, 03, 05, 06 and 09 and adept:stock=4:dry=4 on 06 on the same "
                   "seeds, 1,000 deals each; after the two-player Crazy "
@@ -284,7 +280,6 @@ def validation(spec: str, rules) -> str:
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
-            AT_WILL_SET,
             PARTNERS_SET,
             PRESETS_SET,
             TWO_PLAYER_EIGHTS_SET,
@@ -315,11 +310,6 @@ def validation(spec: str, rules) -> str:
                                        "refitted on two-player Crazy Eights tables (adept:net=24), "
                                        "stronger there than the networks trained across tables, "
                                        "head to head (docs/strategies.md, Two-player Crazy Eights)",
-                AT_WILL_SET: "where a seat may draw at will in Crates individual play with 3 or "
-                             "more it plays a network refitted on such tables (adept:net=25), "
-                             "+1.9 on average head to head on eight sets drawn after it, not "
-                             "on every one (docs/strategies.md, Drawing at will with 3 players "
-                             "or more)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

@@ -245,8 +245,9 @@ N_TABLES = len(TABLES)
 #: (`--tables two-player-eights --start adept:net=17`), which the shipped set plays on
 #: every two-player Crazy Eights table without a route of its own; 25: set 0 with its Crates
 #: individual network refitted on Crates individual play with 3 players or more where a
-#: seat may draw at will (`--tables at-will --start adept:net=0`), which the shipped set
-#: plays there (WHERE_ROUTES; the two-player ones keep set 23's). A file names
+#: seat may draw at will (`--tables at-will --start adept:net=0`; not routed: against
+#: expert it gained on some of those rule sets and lost on others, 41 points on one:
+#: docs/strategies.md, "Drawing at will with 3 players or more"). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -302,18 +303,13 @@ ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 TWO_PLAYER_SET = NET_FILES.index("adept-two-player.json")
 #: the same for two-player Crazy Eights rule sets
 TWO_PLAYER_EIGHTS_SET = NET_FILES.index("adept-two-player-eights.json")
-#: the set that plays Crates individual play with 3 players or more where a seat may draw
-#: at will (docs/strategies.md, "Drawing at will with 3 players or more")
-AT_WILL_SET = NET_FILES.index("adept-at-will.json")
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
-#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, and Crates individual play with
-#: 3 players or more where a seat may draw at will AT_WILL_SET's.
+#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
-                ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 0, K_DRAW_WHEN_ABLE: 1}, AT_WILL_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
@@ -843,8 +839,7 @@ ADEPT_BUILTIN = Builtin(
     "to the networks before them; where Crates partners may draw at will a "
     "partnership network refitted on Crates partnership tables, net=13; on "
     "two-player Crates rule sets a network refitted on them, net=23, and on "
-    "two-player Crazy Eights rule sets, net=24, and where a seat may draw at "
-    "will in Crates individual play with 3 or more, net=25), "
+    "two-player Crazy Eights rule sets, net=24), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -894,7 +889,7 @@ ADEPT_BUILTIN = Builtin(
                                  "24 net=17's refitted on two-player Crazy Eights "
                                  "rule sets, 25 the shipped ones with the Crates "
                                  "individual network refitted on Crates tables of 3 "
-                                 "players or more with draws at will",
+                                 "players or more with draws at will (not routed)",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -909,9 +904,7 @@ ADEPT_BUILTIN = Builtin(
                                    "family's drawn rule sets, and on Crates partnership "
                                    "tables with draws at will net=13's, on two-player "
                                    "Crates rule sets net=23's, on two-player Crazy "
-                                   "Eights rule sets net=24's, on Crates "
-                                   "individual play with 3 or more and draws at will "
-                                   "net=25's; 0: net's own "
+                                   "Eights rule sets net=24's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

@@ -739,7 +739,7 @@ def test_the_family_rounds_changed_only_the_crazy_eights_and_crates_individual_n
     assert A.route_of(Rules.preset("crazy-eights", 5)) == 12
     # with two players the two-player Crazy Eights round's network (set 24) plays instead
     assert A.route_of(Rules.from_spec("very-crazy-eights:draw_rule=one", 2)) == 24
-    assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) == 25  # the at-will round's
+    assert A.route_of(Rules.from_spec("classic:draw_when_able=true", 5)) is None
 
 
 def test_the_partnership_round_changed_only_the_partnership_network():
@@ -761,9 +761,8 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     for kind in ("crates-partnerships", "eights-individual"):
         assert same(shipped[kind], before[kind]), kind
     assert A.net_width(shipped["crates-individual"]) == 128
-    # (individual play with draws at will: the at-will round's network, set 25)
     for players, partnerships, at_will, routed in ((4, True, True, 13), (4, True, False, None),
-                                                   (4, False, True, 25), (3, False, True, 25)):
+                                                   (4, False, True, None), (3, False, True, None)):
         rules = Rules.preset("serbian", players, partnerships=partnerships, draw_when_able=at_will)
         assert A.route_of(rules) == routed
 
@@ -873,9 +872,8 @@ def _totals(rules, spec, games=3):
     ("classic", 4, {"draw_when_able": True}, 13),
     ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 13),
     ("league", 4, {"partnerships": True, "draw_when_able": True}, 13),
-    # Crates individual play with 3 or more where a seat may draw at will: set 25
-    ("classic", 4, {"partnerships": False, "draw_when_able": True}, 25),
-    ("league", 3, {"draw_when_able": True, "count_forced": False}, 25),
+    ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
+    ("league", 3, {"draw_when_able": True, "count_forced": False}, None),
     # two-player Crates rule sets without a specialist: the two-player round's network
     ("classic", 2, {"spare_three": 5}, 23),
     ("serbian", 2, {"draw_when_able": True}, 23),
