@@ -982,17 +982,12 @@ def test_dry_searches_every_card_decision_near_an_empty_stock_in_crates():
     more, which is expert's play; dry=0 is adept."""
     from crates_sim.strategy import adapter_of, parse_spec
 
-    def totals(rules, spec, n=2):
-        res = run_games(rules, [spec] * rules.players, seed=54511, game_start=0, n_games=n,
-                        detail="games")
-        return res.turns, res.games["total"].tolist()
-
     assert adapter_of(*parse_spec("adept:dry=4")) == ("crates_sim.strategies.expert", "adept_search_entry")
     assert adapter_of(*parse_spec("adept:dry=0")) == adapter_of("adept")
     classic = Rules.preset("classic", 2)
     assert not A.stock_search_fires(classic)
-    assert totals(classic, "adept:stock=52") == totals(classic, "adept")
-    assert totals(classic, "adept:dry=52") != totals(classic, "adept")
-    assert totals(classic, "adept:dry=52", 1) == totals(classic, "expert", 1)
+    assert _totals(classic, "adept:stock=52") == _totals(classic, "adept")
+    assert _totals(classic, "adept:dry=52") != _totals(classic, "adept")
+    assert _totals(classic, "adept:dry=52", 1) == _totals(classic, "expert", 1)
     eights = Rules.preset("crazy-eights", 2)
-    assert totals(eights, "adept:dry=52") == totals(eights, "adept")
+    assert _totals(eights, "adept:dry=52") == _totals(eights, "adept")
