@@ -15,8 +15,10 @@ Contract:
   family drawn from the whole knob space; `eights_tables` and `crates_tables` name it;
 - `partnership_tables(seed, n_random)`: the Crates partnership presets with and without
   draws at will, then drawn Crates rule sets with 4 players in partnerships;
-- `two_player_tables(seed, n_random)`: the Crates presets with 2 players, with and without
-  draws at will, then drawn Crates rule sets with 2 players;
+- `two_player_tables(seed, n_random, family)`: that family's presets with 2 players, with
+  and without draws at will, then drawn rule sets of that family with 2 players;
+- `at_will_tables(seed, n_random)`: the Crates presets with 3 players or more in
+  individual play with draws at will, then such drawn rule sets;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -162,7 +164,7 @@ def crates_tables(seed: int, n_random: int) -> list:
     return family_tables("crates", seed, n_random)
 
 
-def _at_will_tables(presets: list, keep, seed: int, n_random: int, **knobs) -> list:
+def _both_ways_tables(presets: list, keep, seed: int, n_random: int, **knobs) -> list:
     """Each of these preset tables with and without draw_when_able (and `knobs`),
     FAMILY_PRESET_REPEATS times; then the first n_random rule sets random_tables draws for
     `seed` for which keep(rules) holds (partnership_tables, two_player_tables)."""
@@ -177,7 +179,7 @@ def partnership_tables(seed: int, n_random: int) -> list:
     partnerships, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then
     n_random Crates rule sets with 4 players in partnerships drawn from the whole knob
     space with the generator of `seed` (random_tables' draws, the others skipped)."""
-    return _at_will_tables([t for t in every_table() if t.partnerships],
+    return _both_ways_tables([t for t in every_table() if t.partnerships],
                            lambda r: r.family == "crates" and r.players == 4 and r.partnerships,
                            seed, n_random, partnerships=True)
 
@@ -189,7 +191,7 @@ def two_player_tables(seed: int, n_random: int, family: str = "crates") -> list:
     players, with and without draw_when_able, FAMILY_PRESET_REPEATS times; then n_random of
     that family's rule sets with 2 players drawn from the whole knob space with the
     generator of `seed` (random_tables' draws, the others skipped)."""
-    return _at_will_tables([t for t in every_table() if t.family == family and t.players == 2],
+    return _both_ways_tables([t for t in every_table() if t.family == family and t.players == 2],
                            lambda r: r.family == family and r.players == 2, seed, n_random)
 
 
