@@ -280,29 +280,24 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
-    # a round on one part of the table space (one family, or Crates partnerships)
-    part = (None if _named_tables(ctx)
-            or table_set not in ("eights", "crates", "partnerships", "two-player",
-                                  "two-player-eights", "at-will")
-            else table_set)
+    # a round on one part of the table space (one family, Crates partnerships, two-player
+    # tables, draws at will): --tables NAME -> its tables for the seed
+    parts = {"eights": lambda: eights_tables(seed, EIGHTS_RANDOM_TABLES),
+             "crates": lambda: crates_tables(seed, CRATES_RANDOM_TABLES),
+             "partnerships": lambda: partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES),
+             "two-player": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES),
+             "two-player-eights": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES,
+                                                            "eights"),
+             "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES)}
+    part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
     focus = []
     if every:
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
         focus = focus_tables()
-    elif part == "eights":
-        tables = eights_tables(seed, EIGHTS_RANDOM_TABLES)
-    elif part == "crates":
-        tables = crates_tables(seed, CRATES_RANDOM_TABLES)
-    elif part == "partnerships":
-        tables = partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES)
-    elif part == "two-player":
-        tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES)
-    elif part == "two-player-eights":
-        tables = two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES, "eights")
-    elif part == "at-will":
-        tables = at_will_tables(seed, AT_WILL_RANDOM_TABLES)
+    elif part is not None:
+        tables = parts[part]()
     elif not _named_tables(ctx):
         tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
     elif both:
