@@ -66,16 +66,15 @@ SEARCH_PARAMS = ("search", "stock", "dry", "samples")
 def measured_spec(spec, rules) -> str:
     """The adept whose measurement in MEASURED_FILE stands for the rule-reading adept `spec`
     on `rules`: "adept" where it plays plain adept's games there (search 0, dry 0 or a
-    Crazy Eights rule set, and stock 0 or a rule set where the stock search cannot fire:
-    `adept.stock_search_fires`), else "adept:" and its search parameters as given
-    ("adept:stock=4"; samples only when not its default)."""
-    from crates_sim.strategies.adept import stock_search_fires
+    rule set where it cannot fire: `adept.dry_search_fires`, and stock 0 or one where the
+    stock search cannot fire: `adept.stock_search_fires`), else "adept:" and its search
+    parameters as given ("adept:stock=4"; samples only when not its default)."""
+    from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
-    dry = values.get("dry") and rules.family == "crates"  # expert.stock_near_empty
-    if not values.get("search") and not dry and not (values.get("stock")
-                                                     and stock_search_fires(rules)):
+    if (not values.get("search") and not (values.get("dry") and dry_search_fires(rules))
+            and not (values.get("stock") and stock_search_fires(rules))):
         return "adept"
     default = BUILTINS["adept"][2]
     return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in SEARCH_PARAMS
@@ -261,13 +260,13 @@ def stronger_here(spec: str, rules) -> str:
     stock search where a seat may draw beside a card in Crates and `spec` does not search
     it; else in Crates the search of every decision near an empty stock (dry) where `spec`
     does not make it; else the search near each hand's end."""
-    from crates_sim.strategies.adept import stock_search_fires
+    from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
 
     who = measured_spec(spec, rules)
     if stock_search_fires(rules) and who == "adept":
         return ("--strong adept:stock=4 searches as expert does the draws near an empty stock, "
                 "where the network loses most (docs/strategies.md)")
-    if rules.family == "crates" and "dry=" not in who:
+    if dry_search_fires(rules) and "dry=" not in who:
         return ("--strong adept:dry=4 searches as expert does every decision near an empty "
                 "stock, where few wild cards make the doubling pressures decide the game "
                 "(docs/strategies.md)")

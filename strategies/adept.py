@@ -960,6 +960,12 @@ def stock_search_fires(rules) -> bool:
                                              not knobs.get("count_forced", True))
 
 
+def dry_search_fires(rules) -> bool:
+    """Whether adept:dry=D can search anywhere under `rules` (expert.stock_near_empty):
+    every Crates rule set (pressures); in Crazy Eights adept:dry=D plays adept's games."""
+    return rules.family == "crates"
+
+
 @kernel
 def adept_entry(G, seat, n_options):
     """adept's decision adapter: the engine calls it by address; the weights come by

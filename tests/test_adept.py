@@ -991,3 +991,4 @@ def test_dry_searches_every_card_decision_near_an_empty_stock_in_crates():
     assert _totals(classic, "adept:dry=52", 1) == _totals(classic, "expert", 1)
     eights = Rules.preset("crazy-eights", 2)
     assert _totals(eights, "adept:dry=52") == _totals(eights, "adept")
+    assert A.dry_search_fires(classic) and not A.dry_search_fires(eights)
