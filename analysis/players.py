@@ -59,25 +59,24 @@ WEAK_BELOW_EXPERT = 3.0
 MEASURED_FILE = "adept_measured.json"
 
 
-#: adept's parameters that put expert's search into some of its decisions
-SEARCH_PARAMS = ("search", "stock", "dry", "samples")
-
-
 def measured_spec(spec, rules) -> str:
     """The adept whose measurement in MEASURED_FILE stands for the rule-reading adept `spec`
     on `rules`: "adept" where it plays plain adept's games there (search 0, dry 0 or a
     rule set where it cannot fire: `adept.dry_search_fires`, and stock 0 or one where the
-    stock search cannot fire: `adept.stock_search_fires`), else "adept:" and its search
-    parameters as given ("adept:stock=4"; samples only when not its default)."""
+    stock search cannot fire: `adept.stock_search_fires`), else "adept:" and the search
+    parameters that fire there, as given ("adept:stock=4"; "adept:dry=4" for
+    adept:stock=4:dry=4 where only dry fires, whose games it then plays; samples only when
+    not its default)."""
     from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
-    if (not values.get("search") and not (values.get("dry") and dry_search_fires(rules))
-            and not (values.get("stock") and stock_search_fires(rules))):
+    fires = {"search": True, "stock": stock_search_fires(rules), "dry": dry_search_fires(rules)}
+    searched = [k for k in fires if values.get(k) and fires[k]]
+    if not searched:
         return "adept"
     default = BUILTINS["adept"][2]
-    return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in SEARCH_PARAMS
+    return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in (*searched, "samples")
                                  if k in values and values[k] != default[k].default])
 
 

@@ -992,3 +992,6 @@ def test_dry_searches_every_card_decision_near_an_empty_stock_in_crates():
     eights = Rules.preset("crazy-eights", 2)
     assert _totals(eights, "adept:dry=52") == _totals(eights, "adept")
     assert A.dry_search_fires(classic) and not A.dry_search_fires(eights)
+    # where stock cannot fire, balance's strong player (stock=4:dry=4) plays dry=4's games,
+    # whose row analysis/adept_measured.json then quotes (players.measured_spec)
+    assert _totals(classic, "adept:stock=4:dry=8") == _totals(classic, "adept:dry=8")

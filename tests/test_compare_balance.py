@@ -385,3 +385,8 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:dry=4", Rules.preset("classic", 4)) == "adept:dry=4"
     assert measured_spec("adept:stock=4:dry=4", at_will) == "adept:stock=4:dry=4"
     assert measured_spec("adept:dry=4", Rules.preset("crazy-eights", 4)) == "adept"
+    # a search that cannot fire is left out: stock=4:dry=4 plays dry=4's games without draws at will
+    assert measured_spec("adept:stock=4:dry=4", Rules.preset("classic", 4)) == "adept:dry=4"
+    assert measured_spec("adept:stock=4:dry=4:samples=30", Rules.preset("classic", 4)) \
+        == "adept:dry=4:samples=30"
+    assert measured_spec("adept:stock=4:dry=4", Rules.preset("crazy-eights", 4)) == "adept"
