@@ -20,12 +20,16 @@ from crates_sim.rules import Rules
 
 #: the strong player of skill_gap in balance and design by default: adept, trained across
 #: every preset, player count and drawn knob sets with the rules as its inputs (issue 38),
-#: so that it fits the rule set measured, searching as expert does the decisions of the race
-#: to an empty stock where a seat may draw beside a card (stock=4: there the network alone is
-#: 21 points of win rate below expert in classic, the search 10 above; elsewhere it plays
-#: plain adept's games exactly); and balance's players by default (the luck/skill index is
-#: then measured under strong play against greedy; the network alone, for its speed)
-DEFAULT_STRONG = "adept:stock=4"
+#: so that it fits the rule set measured, searching as expert does in Crates the decisions
+#: of the race to an empty stock: where a seat may draw beside a card, those draws
+#: (stock=4: there the network alone is 21 points of win rate below expert in classic, the
+#: search 10 above), and every card decision while the stock holds 4 cards or fewer (dry=4:
+#: where few wild cards run the stock dry, the network alone is 26 to 57 points below
+#: expert, the search -10 to +1; on the presets it is level with the network or above it,
+#: head to head); in Crazy Eights plain adept's games; and balance's players by default
+#: (the luck/skill index is then measured under strong play against greedy; the network
+#: alone, for its speed)
+DEFAULT_STRONG = "adept:stock=4:dry=4"
 BALANCE_STRATEGIES = "adept,greedy"
 #: the tables of a learned or tuned player (docs/strategies.md): (preset, partnerships)
 CLASSIC_BOTH = (("classic", True), ("classic", False))
@@ -104,7 +108,12 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after set 24 and adept:dry: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after balance's strong player "
+                  "became adept:stock=4:dry=4: it on the thirteen Crates preset tables on seeds "
+                  "59980-59992, on classic:nine_wild=False, classic:seven_target=next and "
+                  "classic:draw_when_able=True with 4 players on seeds 59996-59998, and on "
+                  "--tables drawn:10:11003's tables 00, 01, 02, 03, 05 and 09 on their seeds, "
+                  "1,000 deals each; after set 24 and adept:dry: "
                   "--tables drawn:10:11003 on seeds 59800-59809, then adept:stock=4 on its "
                   "tables 01, 02, 03, 05, 06 and 09 and adept:stock=4:dry=4 on 06 on the same "
                   "seeds, 1,000 deals each; after the two-player Crazy "

@@ -257,7 +257,7 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     res = balance(["classic", "classic:seven_target=next"], 4, "adept,greedy", 6, 54104, tmp_path / "b",
                   workers=1, echo=said.append, skill_games=2)
     assert res["held"] and res["strategies"] == ["adept:route=0", "greedy"]
-    assert res["strong"] == "adept:stock=4:route=0"  # the default strong player, held too
+    assert res["strong"] == "adept:stock=4:dry=4:route=0"  # the default strong player, held too
     assert any(HELD_NOTE in line for line in said)
     assert HELD_NOTE.split(" (")[0][1:] in (tmp_path / "b" / "balance.html").read_text()
     assert "--strategies adept,greedy" in res["command"] and "route" not in res["command"]

@@ -211,10 +211,11 @@ def strong_option(default: str, help: str = "The strong player of skill_gap"):
         help=f"{help} (its win-rate difference against greedy and random). adept reads the rules; "
              "where the rule sets compared would route it to different networks it plays the "
              "networks trained across tables on all of them (adept:route=0; adept:route=1 keeps "
-             "the routes). The default, adept:stock=4, is adept searching as expert does the "
-             "draws near an empty stock where a seat may draw beside a card (Crates), and plain "
-             "adept everywhere else; adept:search=2 is stronger where adept is far from expert "
-             "near a hand's end, at more cost.")
+             "the routes). The default, adept:stock=4:dry=4, is adept searching as expert does, in "
+             "Crates, the draws near an empty stock where a seat may draw beside a card and every "
+             "card decision while the stock holds 4 cards or fewer, and plain adept in Crazy "
+             "Eights; adept:search=2 is stronger where adept is far from expert near a hand's "
+             "end, at more cost.")
 
 
 def overwrite_option(what: str):
