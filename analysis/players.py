@@ -25,8 +25,9 @@ from crates_sim.rules import Rules
 #: (stock=4: there the network alone is 21 points of win rate below expert in classic, the
 #: search 10 above), and every card decision while the stock holds 4 cards or fewer (dry=4:
 #: where few wild cards run the stock dry, the network alone is 26 to 57 points below
-#: expert, the search -10 to +1; on the presets it is level with the network or above it,
-#: head to head); in Crazy Eights plain adept's games; and balance's players by default
+#: expert, the search -10 to +1); together +1.2 to +9.0 against expert on every Crates
+#: preset table (docs/strategies.md); in Crazy Eights plain adept's games; and balance's
+#: players by default
 #: (the luck/skill index is then measured under strong play against greedy; the network
 #: alone, for its speed)
 DEFAULT_STRONG = "adept:stock=4:dry=4"
