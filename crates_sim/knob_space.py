@@ -19,6 +19,8 @@ Contract:
   and without draws at will, then drawn rule sets of that family with 2 players;
 - `at_will_tables(seed, n_random)`: the Crates presets with 3 players or more in
   individual play with draws at will, then such drawn rule sets;
+- `three_player_tables(seed, n_random)`: the Crates presets with 3 players and no draws
+  at will, then such drawn rule sets;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -207,6 +209,18 @@ def at_will_tables(seed: int, n_random: int) -> list:
     return presets * FAMILY_PRESET_REPEATS + _drawn_where(
         lambda r: (r.family == "crates" and not r.partnerships and r.players >= 3
                    and r.knobs["draw_when_able"]), seed, n_random)
+
+
+def three_player_tables(seed: int, n_random: int) -> list:
+    """`--tables three-player`: the tables of a round on three-player Crates where no seat
+    may draw at will (where two seed draws found adept furthest behind expert without draws
+    at will): each Crates preset with 3 players, FAMILY_PRESET_REPEATS times; then
+    n_random such rule sets drawn from the whole knob space with the generator of `seed`
+    (random_tables' draws, the others skipped)."""
+    presets = [t for t in every_table() if t.family == "crates" and t.players == 3]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: r.family == "crates" and r.players == 3 and not r.knobs["draw_when_able"],
+        seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

@@ -49,6 +49,9 @@ TWO_PLAYER_RANDOM_TABLES = 40
 #: `--tables at-will`: the Crates presets with 3 players or more in individual play with
 #: draws at will (knob_space.at_will_tables) and this many such rule sets drawn with --seed
 AT_WILL_RANDOM_TABLES = 40
+#: `--tables three-player`: the Crates presets with 3 players (knob_space.three_player_tables)
+#: and this many three-player Crates rule sets without draws at will drawn with --seed
+THREE_PLAYER_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -85,7 +88,8 @@ AT_WILL_RANDOM_TABLES = 40
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
-                                         "two-player", "two-player-eights", "at-will"]),
+                                         "two-player", "two-player-eights", "at-will",
+                                         "three-player"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -101,7 +105,9 @@ AT_WILL_RANDOM_TABLES = 40
                    "sets drawn with --seed; two-player-eights: the same for the Crazy Eights "
                    "family; at-will: the Crates presets with 3 players or more in individual "
                    f"play with draws at will (three times), and {AT_WILL_RANDOM_TABLES} such "
-                   "rule sets drawn with --seed.")
+                   "rule sets drawn with --seed; three-player: the Crates presets with 3 "
+                   f"players (three times), and {THREE_PLAYER_RANDOM_TABLES} three-player "
+                   "Crates rule sets without draws at will drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -127,7 +133,7 @@ AT_WILL_RANDOM_TABLES = 40
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
                    "--tables every, eights, crates, partnerships, two-player, "
-                   "two-player-eights or at-will].")
+                   "two-player-eights, at-will or three-player].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -273,6 +279,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         eights_tables,
         focus_tables,
         partnership_tables,
+        three_player_tables,
         training_tables,
         two_player_tables,
     )
@@ -288,7 +295,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "two-player": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES),
              "two-player-eights": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES,
                                                             "eights"),
-             "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES)}
+             "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES),
+             "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
