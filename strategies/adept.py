@@ -247,7 +247,9 @@ N_TABLES = len(TABLES)
 #: individual network refitted on Crates individual play with 3 players or more where a
 #: seat may draw at will (`--tables at-will --start adept:net=0`; not routed: against
 #: expert it gained on some of those rule sets and lost on others, 41 points on one:
-#: docs/strategies.md, "Drawing at will with 3 players or more"). A file names
+#: docs/strategies.md, "Drawing at will with 3 players or more"); 26: set 0 with its
+#: Crates individual network refitted on three-player Crates tables without draws at will
+#: (`--tables three-player --start adept:net=0`). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -258,7 +260,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-serbian-2p-wide.json", "adept-vce-2p-wide.json",
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
-             "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json")
+             "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
+             "adept-three-player.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -891,7 +894,10 @@ ADEPT_BUILTIN = Builtin(
                                  "24 net=17's refitted on two-player Crazy Eights "
                                  "rule sets, 25 the shipped ones with the Crates "
                                  "individual network refitted on Crates tables of 3 "
-                                 "players or more with draws at will (not routed)",
+                                 "players or more with draws at will (not routed), "
+                                 "26 the shipped ones with the Crates individual "
+                                 "network refitted on three-player Crates tables "
+                                 "without draws at will",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "

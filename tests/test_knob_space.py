@@ -15,6 +15,7 @@ from crates_sim.knob_space import (
     partnership_tables,
     random_tables,
     spec,
+    three_player_tables,
     training_tables,
     two_player_tables,
 )
@@ -118,6 +119,21 @@ def test_at_will_tables_are_crates_individual_play_with_draws_at_will():
     drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players >= 3
              and not t.partnerships and t.knobs["draw_when_able"]]
     assert tables[-4:] == drawn[:4]
+
+
+def test_three_player_tables_are_crates_with_three_players_and_no_draws_at_will():
+    """--tables three-player: each Crates preset with 3 players, FAMILY_PRESET_REPEATS
+    times; then three-player Crates rule sets without draws at will in the order
+    random_tables draws them (the others skipped)."""
+    tables = three_player_tables(11, 4)
+    presets = tables[:-4]
+    assert presets == [Rules.preset(name, 3) for name in ("classic", "league", "serbian")
+                       ] * FAMILY_PRESET_REPEATS
+    assert all(t.family == "crates" and t.players == 3 and not t.knobs["draw_when_able"]
+               for t in tables)
+    drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players == 3
+             and not t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4] and three_player_tables(11, 4) == tables
 
 
 def test_two_player_eights_tables_are_the_crazy_eights_presets_for_two():
