@@ -306,14 +306,19 @@ ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 TWO_PLAYER_SET = NET_FILES.index("adept-two-player.json")
 #: the same for two-player Crazy Eights rule sets
 TWO_PLAYER_EIGHTS_SET = NET_FILES.index("adept-two-player-eights.json")
+#: the set that plays three-player Crates rule sets without draws at will and without a
+#: specialist (docs/strategies.md, "Three players without draws at will")
+THREE_PLAYER_SET = NET_FILES.index("adept-three-player.json")
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
-#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's.
+#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, three-player Crates tables
+#: where no seat may draw at will THREE_PLAYER_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
-                ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET))
+                ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
+                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -912,7 +917,8 @@ ADEPT_BUILTIN = Builtin(
                                    "family's drawn rule sets, and on Crates partnership "
                                    "tables with draws at will net=13's, on two-player "
                                    "Crates rule sets net=23's, on two-player Crazy "
-                                   "Eights rule sets net=24's; 0: net's own "
+                                   "Eights rule sets net=24's, on three-player Crates "
+                                   "rule sets without draws at will net=26's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

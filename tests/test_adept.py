@@ -768,6 +768,25 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         assert A.route_of(rules) == routed
 
 
+def test_the_three_player_round_changed_only_the_crates_individual_network():
+    """Set 26 (adept-three-player.json) is the shipped set with its Crates individual
+    network refitted on three-player Crates tables without draws at will (`crates train
+    --player adept --tables three-player --start adept:net=0 --refit crates-individual`);
+    the shipped set plays it on those tables but the presets (their specialists stay),
+    and not where a seat may draw at will."""
+    load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
+    shipped, three = load(0), load(A.THREE_PLAYER_SET)
+    for kind in ("crates-partnerships", "eights-individual"):
+        assert all(np.array_equal(shipped[kind][k], three[kind][k]) for k in shipped[kind]), kind
+    assert not np.array_equal(shipped["crates-individual"]["w_opt"], three["crates-individual"]["w_opt"])
+    assert A.THREE_PLAYER_SET == 26
+    for rules, routed in ((Rules.preset("classic", 3, nine_wild=False), 26),
+                          (Rules.preset("classic", 3), 9),
+                          (Rules.preset("league", 3, draw_when_able=True), None),
+                          (Rules.preset("league", 4, partnerships=False, nine_wild=False), None)):
+        assert A.route_of(rules) == routed, rules
+
+
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     """Across tables a rare option can cost millions of points (doubling pressures): a
     robust run floors each value VALUE_FLOOR below its decision's best, keeping the
@@ -859,7 +878,9 @@ def _totals(rules, spec, games=3):
     ("crazy-eights", 4, {"hand_size": 7}, None),
     ("classic", 5, {}, 18),  # the wide specialist (set 12's network before)
     ("serbian", 3, {}, 20),  # the wide specialist (set 12's network before)
-    ("serbian", 3, {"spare_three": 5}, None),
+    # three-player Crates rule sets without draws at will: the three-player round's network
+    ("serbian", 3, {"spare_three": 5}, 26),
+    ("classic", 3, {"nine_wild": False, "count_forced": False}, 26),
     ("serbian", 4, {"partnerships": False}, 19),  # the wide specialist (set 12's network before)
     ("classic", 5, {"spare_three": 5}, None),
     ("very-crazy-eights", 2, {}, 17),  # the wide specialist (set 12's network before)
@@ -879,7 +900,7 @@ def _totals(rules, spec, games=3):
     ("classic", 2, {"spare_three": 5}, 23),
     ("serbian", 2, {"draw_when_able": True}, 23),
     ("league", 2, {"first_dealer": "random"}, 14),  # who deals: the preset's specialist
-    ("league", 3, {"spare_three": 5}, None),
+    ("league", 3, {"spare_three": 5}, 26),
     ("serbian", 4, {"count_forced": False}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
