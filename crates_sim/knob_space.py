@@ -21,6 +21,8 @@ Contract:
   individual play with draws at will, then such drawn rule sets;
 - `three_player_tables(seed, n_random)`: the Crates presets with 3 players and no draws
   at will, then such drawn rule sets;
+- `partnerships_no_at_will_tables(seed, n_random)`: the Crates presets with 4 players in
+  partnerships and no draws at will, then such drawn rule sets;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
@@ -221,6 +223,18 @@ def three_player_tables(seed: int, n_random: int) -> list:
     return presets * FAMILY_PRESET_REPEATS + _drawn_where(
         lambda r: r.family == "crates" and r.players == 3 and not r.knobs["draw_when_able"],
         seed, n_random)
+
+
+def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables partnerships-no-at-will`: the tables of a round on Crates partnerships
+    where no seat may draw at will (those where a seat may have a round and a route of
+    their own: partnership_tables): each Crates preset with 4 players in partnerships,
+    FAMILY_PRESET_REPEATS times; then n_random such rule sets drawn from the whole knob
+    space with the generator of `seed` (random_tables' draws, the others skipped)."""
+    presets = [t for t in every_table() if t.family == "crates" and t.partnerships]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
+                   and not r.knobs["draw_when_able"]), seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

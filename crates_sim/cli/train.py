@@ -52,6 +52,10 @@ AT_WILL_RANDOM_TABLES = 40
 #: `--tables three-player`: the Crates presets with 3 players (knob_space.three_player_tables)
 #: and this many three-player Crates rule sets without draws at will drawn with --seed
 THREE_PLAYER_RANDOM_TABLES = 40
+#: `--tables partnerships-no-at-will`: the Crates presets with 4 players in partnerships
+#: (knob_space.partnerships_no_at_will_tables) and this many such rule sets without draws
+#: at will drawn with --seed
+NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -89,7 +93,7 @@ THREE_PLAYER_RANDOM_TABLES = 40
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
                                          "two-player", "two-player-eights", "at-will",
-                                         "three-player"]),
+                                         "three-player", "partnerships-no-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -107,7 +111,10 @@ THREE_PLAYER_RANDOM_TABLES = 40
                    f"play with draws at will (three times), and {AT_WILL_RANDOM_TABLES} such "
                    "rule sets drawn with --seed; three-player: the Crates presets with 3 "
                    f"players (three times), and {THREE_PLAYER_RANDOM_TABLES} three-player "
-                   "Crates rule sets without draws at will drawn with --seed.")
+                   "Crates rule sets without draws at will drawn with --seed; "
+                   "partnerships-no-at-will: the Crates presets with 4 players in "
+                   f"partnerships (three times), and {NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES} "
+                   "such rule sets without draws at will drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -133,7 +140,7 @@ THREE_PLAYER_RANDOM_TABLES = 40
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
                    "--tables every, eights, crates, partnerships, two-player, "
-                   "two-player-eights, at-will or three-player].")
+                   "two-player-eights, at-will, three-player or partnerships-no-at-will].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -279,6 +286,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         eights_tables,
         focus_tables,
         partnership_tables,
+        partnerships_no_at_will_tables,
         three_player_tables,
         training_tables,
         two_player_tables,
@@ -296,7 +304,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "two-player-eights": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES,
                                                             "eights"),
              "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES),
-             "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES)}
+             "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES),
+             "partnerships-no-at-will": lambda: partnerships_no_at_will_tables(
+                 seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
