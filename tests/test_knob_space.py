@@ -13,6 +13,7 @@ from crates_sim.knob_space import (
     every_table,
     focus_tables,
     partnership_tables,
+    partnerships_no_at_will_tables,
     random_tables,
     spec,
     three_player_tables,
@@ -134,6 +135,20 @@ def test_three_player_tables_are_crates_with_three_players_and_no_draws_at_will(
     drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players == 3
              and not t.knobs["draw_when_able"]]
     assert tables[-4:] == drawn[:4] and three_player_tables(11, 4) == tables
+
+
+def test_partnerships_no_at_will_tables_are_crates_partnerships_without_draws_at_will():
+    """--tables partnerships-no-at-will: each Crates preset with 4 players in
+    partnerships, FAMILY_PRESET_REPEATS times; then such rule sets without draws at will in
+    the order random_tables draws them (the others skipped)."""
+    tables = partnerships_no_at_will_tables(11, 4)
+    assert tables[:-4] == [Rules.preset(name, 4, partnerships=True)
+                           for name in ("classic", "league", "serbian")] * FAMILY_PRESET_REPEATS
+    assert all(t.family == "crates" and t.players == 4 and t.partnerships
+               and not t.knobs["draw_when_able"] for t in tables)
+    drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.partnerships
+             and not t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4]
 
 
 def test_two_player_eights_tables_are_the_crazy_eights_presets_for_two():
