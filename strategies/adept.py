@@ -249,7 +249,9 @@ N_TABLES = len(TABLES)
 #: expert it gained on some of those rule sets and lost on others, 41 points on one:
 #: docs/strategies.md, "Drawing at will with 3 players or more"); 26: set 0 with its
 #: Crates individual network refitted on three-player Crates tables without draws at will
-#: (`--tables three-player --start adept:net=0`). A file names
+#: (`--tables three-player --start adept:net=0`); 27: set 0 with its Crates partnership
+#: network refitted on Crates partnership tables without draws at will (`--tables
+#: partnerships-no-at-will --start adept:net=0`). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -261,7 +263,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
-             "adept-three-player.json")
+             "adept-three-player.json", "adept-partners-fixed.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -902,7 +904,9 @@ ADEPT_BUILTIN = Builtin(
                                  "players or more with draws at will (not routed), "
                                  "26 the shipped ones with the Crates individual "
                                  "network refitted on three-player Crates tables "
-                                 "without draws at will",
+                                 "without draws at will, 27 the shipped ones with "
+                                 "the partnership network refitted on Crates "
+                                 "partnership tables without draws at will",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
