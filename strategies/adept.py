@@ -296,6 +296,9 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("classic", 4, {"partnerships": True}, 11),
           ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, 18),
           ("serbian", 4, {"partnerships": False}, 19), ("serbian", 3, {}, 20),
+          # serbian with 4 in partnerships keeps set 0's own partnership network (round
+          # 4's), which it played before set 27's route below (+0.5 [-3.2, +4.3] for set 27)
+          ("serbian", 4, {"partnerships": True}, 0),
           # the other presets keep the networks measured on them before the rounds on one
           # family's drawn rule sets (Crazy Eights with 4: set 3, above; Crates
           # partnerships without a specialist: set 0's is round 4's; Crazy Eights with 2:
@@ -308,6 +311,9 @@ ROUTE_IGNORES = (K_FIRST_DEALER, K_MAX_TURNS)
 TWO_PLAYER_SET = NET_FILES.index("adept-two-player.json")
 #: the same for two-player Crazy Eights rule sets
 TWO_PLAYER_EIGHTS_SET = NET_FILES.index("adept-two-player-eights.json")
+#: the set that plays Crates partnership rule sets without draws at will, but the presets
+#: (docs/strategies.md, "Partnerships without draws at will")
+PARTNERS_FIXED_SET = NET_FILES.index("adept-partners-fixed.json")
 #: the set that plays three-player Crates rule sets without draws at will and without a
 #: specialist (docs/strategies.md, "Three players without draws at will")
 THREE_PLAYER_SET = NET_FILES.index("adept-three-player.json")
@@ -316,11 +322,13 @@ THREE_PLAYER_SET = NET_FILES.index("adept-three-player.json")
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
 #: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, three-player Crates tables
-#: where no seat may draw at will THREE_PLAYER_SET's.
+#: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
+#: no seat may PARTNERS_FIXED_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
-                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET))
+                ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
+                ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -922,7 +930,9 @@ ADEPT_BUILTIN = Builtin(
                                    "tables with draws at will net=13's, on two-player "
                                    "Crates rule sets net=23's, on two-player Crazy "
                                    "Eights rule sets net=24's, on three-player Crates "
-                                   "rule sets without draws at will net=26's; 0: net's own "
+                                   "rule sets without draws at will net=26's, on Crates "
+                                   "partnership rule sets without draws at will "
+                                   "net=27's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

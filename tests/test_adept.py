@@ -788,6 +788,24 @@ def test_the_three_player_round_changed_only_the_crates_individual_network():
         assert A.route_of(rules) == routed, rules
 
 
+def test_the_fixed_partnership_round_changed_only_the_partnership_network():
+    """Set 27 (adept-partners-fixed.json) is the shipped set with its partnership network
+    refitted on Crates partnership tables without draws at will (`crates train --player
+    adept --tables partnerships-no-at-will --start adept:net=0 --refit
+    crates-partnerships`); the shipped set plays it on those tables but the presets."""
+    load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
+    shipped, fixed = load(0), load(A.PARTNERS_FIXED_SET)
+    for kind in ("crates-individual", "eights-individual"):
+        assert all(np.array_equal(shipped[kind][k], fixed[kind][k]) for k in shipped[kind]), kind
+    assert not np.array_equal(shipped["crates-partnerships"]["w_opt"], fixed["crates-partnerships"]["w_opt"])
+    assert A.PARTNERS_FIXED_SET == 27
+    for rules, routed in ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
+                          (Rules.preset("classic", 4), 11), (Rules.preset("serbian", 4), None),
+                          (Rules.preset("serbian", 4, draw_when_able=True), 13),
+                          (Rules.preset("classic", 4, partnerships=False, spare_three=5), None)):
+        assert A.route_of(rules) == routed, rules
+
+
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     """Across tables a rare option can cost millions of points (doubling pressures): a
     robust run floors each value VALUE_FLOOR below its decision's best, keeping the
@@ -902,7 +920,11 @@ def _totals(rules, spec, games=3):
     ("serbian", 2, {"draw_when_able": True}, 23),
     ("league", 2, {"first_dealer": "random"}, 14),  # who deals: the preset's specialist
     ("league", 3, {"spare_three": 5}, 26),
-    ("serbian", 4, {"count_forced": False}, None),
+    # Crates partnership rule sets without draws at will: that round's network (set 27),
+    # but the presets (serbian's with 4 keeps set 0's own: an exact route to set 0)
+    ("serbian", 4, {"count_forced": False}, 27),
+    ("classic", 4, {"nine_wild": False}, 27),
+    ("serbian", 4, {}, None),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)
