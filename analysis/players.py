@@ -296,8 +296,10 @@ def validation(spec: str, rules) -> str:
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
+            PARTNERS_FIXED_SET,
             PARTNERS_SET,
             PRESETS_SET,
+            THREE_PLAYER_SET,
             TWO_PLAYER_EIGHTS_SET,
             TWO_PLAYER_SET,
             route_of,
@@ -326,6 +328,16 @@ def validation(spec: str, rules) -> str:
                                        "refitted on two-player Crazy Eights tables (adept:net=24), "
                                        "stronger there than the networks trained across tables, "
                                        "head to head (docs/strategies.md, Two-player Crazy Eights)",
+                THREE_PLAYER_SET: "on three-player Crates rule sets without draws at will it "
+                                  "plays a network refitted on such tables (adept:net=26), "
+                                  "stronger there than the networks trained across tables, "
+                                  "head to head (docs/strategies.md, Three players without "
+                                  "draws at will)",
+                PARTNERS_FIXED_SET: "on Crates partnership rule sets without draws at will it "
+                                    "plays the partnership network refitted on such tables "
+                                    "(adept:net=27), on average stronger than round 4's there, "
+                                    "not on every set (docs/strategies.md, Partnerships "
+                                    "without draws at will)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)
