@@ -823,14 +823,16 @@ def _route_matches(obs, buf, at):
 def network_of(obs, buf, net, route):
     """The network slot a decision is scored by: set `net`'s network for the table kind
     (`table_of`), or, for the shipped set (net 0) with `route` on, the set a route names
-    when the game's table is the route's (ROUTES, then WHERE_ROUTES)."""
+    when the game's table is the route's (ROUTES, then WHERE_ROUTES). A route to a set
+    without a network of the table's kind is passed over; a route to set 0 ends the
+    search (set 0's own network, as with no route)."""
     kind = table_of(obs)
     if route and net == 0 and buf.shape[0] >= BUFFER_LEN:
         for r in range(int(buf[ROUTES_AT])):
             at = ROUTES_AT + 1 + r * ROUTE_LEN
             if _route_matches(obs, buf, at + 1):
                 slot = kind + N_TABLES * int(buf[at])
-                if buf[4 + slot] != 0.0:  # that set has a network of this kind
+                if slot == kind or buf[4 + slot] != 0.0:  # set 0, or a set with this kind
                     return slot
     return kind + N_TABLES * net
 

@@ -62,8 +62,8 @@ def _card_decisions(rules, seed, limit):
         table.answer(d.options[0])
 
 
-#: a Crates partnerships table without a route (ROUTES), so that the shipped adept plays
-#: set 0's "crates-partnerships" network there: the one these tests set
+#: a Crates partnerships table whose route (ROUTES) is set 0's own, so that the shipped
+#: adept plays set 0's "crates-partnerships" network there: the one these tests set
 UNROUTED_PARTNERS = Rules.preset("serbian", 4)
 
 
