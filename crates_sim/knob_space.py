@@ -213,28 +213,29 @@ def at_will_tables(seed: int, n_random: int) -> list:
                    and r.knobs["draw_when_able"]), seed, n_random)
 
 
+def _where_tables(keep, seed: int, n_random: int) -> list:
+    """The presets (every_table) for which keep(rules) holds, FAMILY_PRESET_REPEATS times;
+    then the first n_random rule sets random_tables draws for `seed` for which it holds."""
+    presets = [t for t in every_table() if keep(t)]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(keep, seed, n_random)
+
+
 def three_player_tables(seed: int, n_random: int) -> list:
     """`--tables three-player`: the tables of a round on three-player Crates where no seat
-    may draw at will (where two seed draws found adept furthest behind expert without draws
-    at will): each Crates preset with 3 players, FAMILY_PRESET_REPEATS times; then
+    may draw at will: each Crates preset with 3 players, FAMILY_PRESET_REPEATS times; then
     n_random such rule sets drawn from the whole knob space with the generator of `seed`
     (random_tables' draws, the others skipped)."""
-    presets = [t for t in every_table() if t.family == "crates" and t.players == 3]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: r.family == "crates" and r.players == 3 and not r.knobs["draw_when_able"],
-        seed, n_random)
+    return _where_tables(lambda r: (r.family == "crates" and r.players == 3
+                                    and not r.knobs["draw_when_able"]), seed, n_random)
 
 
 def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
     """`--tables partnerships-no-at-will`: the tables of a round on Crates partnerships
-    where no seat may draw at will (those where a seat may have a round and a route of
-    their own: partnership_tables): each Crates preset with 4 players in partnerships,
-    FAMILY_PRESET_REPEATS times; then n_random such rule sets drawn from the whole knob
-    space with the generator of `seed` (random_tables' draws, the others skipped)."""
-    presets = [t for t in every_table() if t.family == "crates" and t.partnerships]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
-                   and not r.knobs["draw_when_able"]), seed, n_random)
+    where no seat may draw at will (partnership_tables mixes both): each Crates preset
+    with 4 players in partnerships, FAMILY_PRESET_REPEATS times; then n_random such rule
+    sets drawn from the whole knob space with the generator of `seed`."""
+    return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
+                                    and not r.knobs["draw_when_able"]), seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:
