@@ -769,40 +769,31 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         assert A.route_of(rules) == routed
 
 
-def test_the_three_player_round_changed_only_the_crates_individual_network():
-    """Set 26 (adept-three-player.json) is the shipped set with its Crates individual
-    network refitted on three-player Crates tables without draws at will (`crates train
-    --player adept --tables three-player --start adept:net=0 --refit crates-individual`);
-    the shipped set plays it on those tables but the presets (their specialists stay),
-    and not where a seat may draw at will."""
-    load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
-    shipped, three = load(0), load(A.THREE_PLAYER_SET)
-    for kind in ("crates-partnerships", "eights-individual"):
-        assert all(np.array_equal(shipped[kind][k], three[kind][k]) for k in shipped[kind]), kind
-    assert not np.array_equal(shipped["crates-individual"]["w_opt"], three["crates-individual"]["w_opt"])
-    assert A.THREE_PLAYER_SET == 26
-    for rules, routed in ((Rules.preset("classic", 3, nine_wild=False), 26),
-                          (Rules.preset("classic", 3), 9),
-                          (Rules.preset("league", 3, draw_when_able=True), None),
-                          (Rules.preset("league", 4, partnerships=False, nine_wild=False), None)):
-        assert A.route_of(rules) == routed, rules
-
-
-def test_the_fixed_partnership_round_changed_only_the_partnership_network():
-    """Set 27 (adept-partners-fixed.json) is the shipped set with its partnership network
-    refitted on Crates partnership tables without draws at will (`crates train --player
-    adept --tables partnerships-no-at-will --start adept:net=0 --refit
-    crates-partnerships`); the shipped set plays it on those tables but the presets."""
-    load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
-    shipped, fixed = load(0), load(A.PARTNERS_FIXED_SET)
-    for kind in ("crates-individual", "eights-individual"):
-        assert all(np.array_equal(shipped[kind][k], fixed[kind][k]) for k in shipped[kind]), kind
-    assert not np.array_equal(shipped["crates-partnerships"]["w_opt"], fixed["crates-partnerships"]["w_opt"])
-    assert A.PARTNERS_FIXED_SET == 27
-    for rules, routed in ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
-                          (Rules.preset("classic", 4), 11), (Rules.preset("serbian", 4), None),
-                          (Rules.preset("serbian", 4, draw_when_able=True), 13),
-                          (Rules.preset("classic", 4, partnerships=False, spare_three=5), None)):
+@pytest.mark.parametrize("net_set,refit,routes", [
+    # set 26 (adept-three-player.json): `--tables three-player --refit crates-individual`;
+    # not on the presets (their specialists stay) nor where a seat may draw at will
+    (26, "crates-individual", ((Rules.preset("classic", 3, nine_wild=False), 26),
+                               (Rules.preset("classic", 3), 9),
+                               (Rules.preset("league", 3, draw_when_able=True), None),
+                               (Rules.preset("league", 4, partnerships=False, nine_wild=False), None))),
+    # set 27 (adept-partners-fixed.json): `--tables partnerships-no-at-will --refit
+    # crates-partnerships`; not on the presets (serbian keeps set 0's own)
+    (27, "crates-partnerships", ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
+                                 (Rules.preset("classic", 4), 11), (Rules.preset("serbian", 4), None),
+                                 (Rules.preset("serbian", 4, draw_when_able=True), 13),
+                                 (Rules.preset("classic", 4, partnerships=False, spare_three=5), None)))])
+def test_the_rounds_without_draws_at_will_changed_one_network_and_route_by_what_a_table_does(
+        net_set, refit, routes):
+    """Sets 26 and 27 are the shipped set with one network refitted (`crates train
+    --player adept --tables three-player|partnerships-no-at-will --start adept:net=0`):
+    the other kinds' networks are set 0's weight for weight, and the shipped set plays
+    the set on the tables its WHERE_ROUTES entry names."""
+    assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET) == (26, 27)
+    shipped, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (0, net_set))
+    for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - {refit}:
+        assert all(np.array_equal(shipped[kind][k], refitted[kind][k]) for k in shipped[kind]), kind
+    assert not np.array_equal(shipped[refit]["w_opt"], refitted[refit]["w_opt"])
+    for rules, routed in routes:
         assert A.route_of(rules) == routed, rules
 
 
