@@ -238,6 +238,24 @@ def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
                                     and not r.knobs["draw_when_able"]), seed, n_random)
 
 
+def has_wild_card(rules: Rules) -> bool:
+    """Whether a card of the deck is wild: an 8 (both families), or a 9 where nine_wild.
+    The removed ranks take theirs out (remove_ranks)."""
+    removed = rules.knobs["remove_ranks"]
+    nine_wild = rules.family == "crates" and rules.knobs["nine_wild"]
+    return "8" not in removed or (nine_wild and "9" not in removed)
+
+
+def no_wild_tables(seed: int, n_random: int) -> list:
+    """`--tables no-wild`: the tables of a round on Crates with 3 players or more where no
+    card is wild and no seat may draw at will (the race to an empty stock with nothing to
+    change the suit): n_random such rule sets drawn from the whole knob space with the
+    generator of `seed` (no preset is one: their 8s are wild)."""
+    return _where_tables(lambda r: (r.family == "crates" and r.players >= 3
+                                    and not r.knobs["draw_when_able"]
+                                    and not has_wild_card(r)), seed, n_random)
+
+
 def knob_values(base: str, knob: str, players: int) -> list:
     """The values `knob` is tried at, its base value left out."""
     rules = Rules.preset(base, players)

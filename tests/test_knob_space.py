@@ -12,6 +12,8 @@ from crates_sim.knob_space import (
     eights_tables,
     every_table,
     focus_tables,
+    has_wild_card,
+    no_wild_tables,
     partnership_tables,
     partnerships_no_at_will_tables,
     random_tables,
@@ -149,6 +151,29 @@ def test_partnerships_no_at_will_tables_are_crates_partnerships_without_draws_at
     drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.partnerships
              and not t.knobs["draw_when_able"]]
     assert tables[-4:] == drawn[:4]
+
+
+def test_no_wild_tables_are_crates_tables_for_three_or_more_without_a_wild_card():
+    """--tables no-wild: Crates rule sets with 3 players or more, no wild card and no draws
+    at will, in the order random_tables draws them (the others skipped); no preset is one."""
+    tables = no_wild_tables(11, 4)
+    assert len(tables) == 4 and no_wild_tables(11, 4) == tables
+    assert all(t.family == "crates" and t.players >= 3 and not t.knobs["draw_when_able"]
+               and "8" in t.knobs["remove_ranks"] for t in tables)
+    assert all("9" in t.knobs["remove_ranks"] or not t.knobs["nine_wild"] for t in tables)
+    drawn = [t for t in random_tables(4000, 11) if t.family == "crates" and t.players >= 3
+             and not t.knobs["draw_when_able"] and not has_wild_card(t)]
+    assert tables == drawn[:4]
+
+
+def test_has_wild_card_reads_the_removed_ranks_and_nine_wild():
+    """8s are wild in both families unless removed; Crates 9s where nine_wild."""
+    assert has_wild_card(Rules.preset("classic", 4))
+    assert has_wild_card(Rules.preset("classic", 4, remove_ranks="8"))  # the 9s
+    assert not has_wild_card(Rules.preset("classic", 4, remove_ranks="8", nine_wild=False))
+    assert not has_wild_card(Rules.preset("classic", 4, remove_ranks="89"))
+    assert has_wild_card(Rules.preset("crazy-eights", 4, remove_ranks="9"))
+    assert not has_wild_card(Rules.preset("crazy-eights", 4, remove_ranks="8"))
 
 
 def test_two_player_eights_tables_are_the_crazy_eights_presets_for_two():

@@ -56,6 +56,9 @@ THREE_PLAYER_RANDOM_TABLES = 40
 #: (knob_space.partnerships_no_at_will_tables) and this many such rule sets without draws
 #: at will drawn with --seed
 NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
+#: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
+#: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
+NO_WILD_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -93,7 +96,8 @@ NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
                                          "two-player", "two-player-eights", "at-will",
-                                         "three-player", "partnerships-no-at-will"]),
+                                         "three-player", "partnerships-no-at-will",
+                                         "no-wild"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -114,7 +118,10 @@ NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
                    "Crates rule sets without draws at will drawn with --seed; "
                    "partnerships-no-at-will: the Crates presets with 4 players in "
                    f"partnerships (three times), and {NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES} "
-                   "such rule sets without draws at will drawn with --seed.")
+                   "such rule sets without draws at will drawn with --seed; no-wild: "
+                   f"{NO_WILD_RANDOM_TABLES} Crates rule sets with 3 players or more, no wild "
+                   "card (8s removed, 9s not wild or removed) and no draws at will, drawn "
+                   "with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -140,7 +147,7 @@ NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
                    "--tables every, eights, crates, partnerships, two-player, "
-                   "two-player-eights, at-will, three-player or partnerships-no-at-will].")
+                   "two-player-eights, at-will, three-player, partnerships-no-at-will or no-wild].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -285,6 +292,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         crates_tables,
         eights_tables,
         focus_tables,
+        no_wild_tables,
         partnership_tables,
         partnerships_no_at_will_tables,
         three_player_tables,
@@ -306,7 +314,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES),
              "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES),
              "partnerships-no-at-will": lambda: partnerships_no_at_will_tables(
-                 seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES)}
+                 seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES),
+             "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
