@@ -303,6 +303,7 @@ def validation(spec: str, rules) -> str:
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
+            NO_WILD_SET,
             PARTNERS_FIXED_SET,
             PARTNERS_SET,
             PRESETS_SET,
@@ -345,6 +346,12 @@ def validation(spec: str, rules) -> str:
                                     "(adept:net=27), on average stronger than round 4's there, "
                                     "not on every set (docs/strategies.md, Partnerships "
                                     "without draws at will)",
+                NO_WILD_SET: "on Crates rule sets with 3 or 4 players, no wild card and no "
+                             "draws at will it plays networks refitted on such tables "
+                             "(adept:net=28), slightly stronger there than the ones before, "
+                             "head to head, and still well below expert where the stock runs "
+                             "dry in partnerships (docs/strategies.md, Tables without a wild "
+                             "card)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

@@ -48,12 +48,15 @@ from crates_sim.cards import (
     ACTION_PASS,
     COUNT_ADD,
     E_COUNT,
+    E_NONE,
     E_QUEEN5,
     E_SKIP,
     E_WILD,
     E_WILD9,
+    EFFECT,
     FAMILY_CRATES,
     FAMILY_EIGHTS,
+    IN_DECK,
     K_COUNT_FORCED,
     K_DECK_N,
     K_DRAW_RULE,
@@ -94,6 +97,8 @@ from crates_sim.cards import (
     PH_CALL,
     PH_COUNT,
     PH_PLAY,
+    R_8,
+    R_9,
     RANK0_CARDS,
     RULES_LEN,
     SUIT0_CARDS,
@@ -251,7 +256,10 @@ N_TABLES = len(TABLES)
 #: Crates individual network refitted on three-player Crates tables without draws at will
 #: (`--tables three-player --start adept:net=0`); 27: set 0 with its Crates partnership
 #: network refitted on Crates partnership tables without draws at will (`--tables
-#: partnerships-no-at-will --start adept:net=0`). A file names
+#: partnerships-no-at-will --start adept:net=0`); 28: set 27 with its Crates individual
+#: and partnership networks refitted on Crates tables with 3 players or more, no wild card
+#: and no draws at will (`--tables no-wild --start adept:net=27`), which the shipped set
+#: plays on such tables with 3 or 4 players (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -263,7 +271,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
-             "adept-three-player.json", "adept-partners-fixed.json")
+             "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -317,16 +325,29 @@ PARTNERS_FIXED_SET = NET_FILES.index("adept-partners-fixed.json")
 #: the set that plays three-player Crates rule sets without draws at will and without a
 #: specialist (docs/strategies.md, "Three players without draws at will")
 THREE_PLAYER_SET = NET_FILES.index("adept-three-player.json")
+#: the set that plays Crates rule sets with 3 or 4 players, no wild card and no draws at
+#: will (docs/strategies.md, "Tables without a wild card"; with 5 players set 0's own
+#: network held its own head to head)
+NO_WILD_SET = NET_FILES.index("adept-no-wild.json")
+#: a Crates table with 3 or 4 players and no draws at will whose deck holds no wild card:
+#: the 8s removed (their first card's IN_DECK slot), and the 9s not wild (E_NONE) or
+#: removed; a route names slot values, so each player count and each way is a route
+_NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
+                  IN_DECK + 4 * R_8: 0, **nines}
+                 for players in (3, 4)
+                 for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
 #: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, three-player Crates tables
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
-#: no seat may PARTNERS_FIXED_SET's.
+#: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
+#: without draws at will or a wild card NO_WILD_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
+                *((slots_held, NO_WILD_SET) for slots_held in _NO_WILD),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
@@ -344,7 +365,7 @@ W0 = 4 + N_SLOTS
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
 #: array (`Rules.to_array`) of its table, NaN in the slots a WHERE_ROUTES entry leaves open
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 32
+MAX_ROUTES = 40
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -916,7 +937,9 @@ ADEPT_BUILTIN = Builtin(
                                  "network refitted on three-player Crates tables "
                                  "without draws at will, 27 the shipped ones with "
                                  "the partnership network refitted on Crates "
-                                 "partnership tables without draws at will",
+                                 "partnership tables without draws at will, 28 "
+                                 "net=27 with both Crates networks refitted on "
+                                 "Crates tables without a wild card or draws at will",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -934,7 +957,9 @@ ADEPT_BUILTIN = Builtin(
                                    "Eights rule sets net=24's, on three-player Crates "
                                    "rule sets without draws at will net=26's, on Crates "
                                    "partnership rule sets without draws at will "
-                                   "net=27's; 0: net's own "
+                                   "net=27's, and on Crates rule sets with 3 or 4 "
+                                   "players, no wild card and no draws at will "
+                                   "net=28's; 0: net's own "
                                    "networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

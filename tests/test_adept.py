@@ -769,30 +769,46 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         assert A.route_of(rules) == routed
 
 
-@pytest.mark.parametrize("net_set,refit,routes", [
+@pytest.mark.parametrize("net_set,start,refit,routes", [
     # set 26 (adept-three-player.json): `--tables three-player --refit crates-individual`;
     # not on the presets (their specialists stay) nor where a seat may draw at will
-    (26, "crates-individual", ((Rules.preset("classic", 3, nine_wild=False), 26),
-                               (Rules.preset("classic", 3), 9),
-                               (Rules.preset("league", 3, draw_when_able=True), None),
-                               (Rules.preset("league", 4, partnerships=False, nine_wild=False), None))),
+    (26, 0, ("crates-individual",), ((Rules.preset("classic", 3, nine_wild=False), 26),
+                                     (Rules.preset("classic", 3), 9),
+                                     (Rules.preset("league", 3, draw_when_able=True), None),
+                                     (Rules.preset("league", 4, partnerships=False,
+                                                   nine_wild=False), None))),
     # set 27 (adept-partners-fixed.json): `--tables partnerships-no-at-will --refit
     # crates-partnerships`; not on the presets (serbian keeps set 0's own)
-    (27, "crates-partnerships", ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
-                                 (Rules.preset("classic", 4), 11), (Rules.preset("serbian", 4), None),
-                                 (Rules.preset("serbian", 4, draw_when_able=True), 13),
-                                 (Rules.preset("classic", 4, partnerships=False, spare_three=5), None)))])
-def test_the_rounds_without_draws_at_will_changed_one_network_and_route_by_what_a_table_does(
-        net_set, refit, routes):
-    """Sets 26 and 27 are the shipped set with one network refitted (`crates train
-    --player adept --tables three-player|partnerships-no-at-will --start adept:net=0`):
-    the other kinds' networks are set 0's weight for weight, and the shipped set plays
-    the set on the tables its WHERE_ROUTES entry names."""
-    assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET) == (26, 27)
-    shipped, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (0, net_set))
-    for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - {refit}:
-        assert all(np.array_equal(shipped[kind][k], refitted[kind][k]) for k in shipped[kind]), kind
-    assert not np.array_equal(shipped[refit]["w_opt"], refitted[refit]["w_opt"])
+    (27, 0, ("crates-partnerships",), ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
+                                       (Rules.preset("classic", 4), 11),
+                                       (Rules.preset("serbian", 4), None),
+                                       (Rules.preset("serbian", 4, draw_when_able=True), 13),
+                                       (Rules.preset("classic", 4, partnerships=False,
+                                                     spare_three=5), None))),
+    # set 28 (adept-no-wild.json): `--tables no-wild --start adept:net=27 --refit
+    # crates-individual --refit crates-partnerships`; on Crates tables with 3 players or
+    # more, no wild card (8s removed, 9s not wild or removed) and no draws at will
+    (28, 27, ("crates-individual", "crates-partnerships"), (
+        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 28),
+        (Rules.preset("serbian", 4, remove_ranks="89"), 28),
+        (Rules.preset("league", 4, partnerships=False, remove_ranks="8", nine_wild=False), 28),
+        (Rules.preset("classic", 5, remove_ranks="8", nine_wild=False), None),  # five: set 0
+        (Rules.preset("classic", 3, remove_ranks="8"), 26),  # the 9s are wild
+        (Rules.preset("classic", 3, nine_wild=False), 26),  # the 8s are
+        (Rules.preset("classic", 2, remove_ranks="8", nine_wild=False), 23),  # two players
+        (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 13)))])
+def test_the_rounds_without_draws_at_will_changed_their_networks_and_route_by_what_a_table_does(
+        net_set, start, refit, routes):
+    """Sets 26, 27 and 28 are a shipped set with one or two networks refitted (`crates
+    train --player adept --tables three-player|partnerships-no-at-will|no-wild --start
+    adept:net=K`): the other kinds' networks are the start's weight for weight, and the
+    shipped set plays the set on the tables its WHERE_ROUTES entries name."""
+    assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET) == (26, 27, 28)
+    started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
+    for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - set(refit):
+        assert all(np.array_equal(started[kind][k], refitted[kind][k]) for k in started[kind]), kind
+    for kind in refit:
+        assert not np.array_equal(started[kind]["w_opt"], refitted[kind]["w_opt"]), kind
     for rules, routed in routes:
         assert A.route_of(rules) == routed, rules
 
@@ -916,6 +932,9 @@ def _totals(rules, spec, games=3):
     ("serbian", 4, {"count_forced": False}, 27),
     ("classic", 4, {"nine_wild": False}, 27),
     ("serbian", 4, {}, None),
+    # Crates with 3 players or more, no wild card and no draws at will: set 28
+    ("league", 3, {"remove_ranks": "8", "nine_wild": False}, 28),
+    ("classic", 4, {"remove_ranks": "89"}, 28),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)
