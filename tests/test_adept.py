@@ -813,6 +813,27 @@ def test_the_rounds_without_draws_at_will_changed_their_networks_and_route_by_wh
         assert A.route_of(rules) == routed, rules
 
 
+def test_a_fit_too_large_for_memory_is_refused_before_it_starts(tmp_path, monkeypatch):
+    """A fit of every round's games that would not fit in memory is a one-line error naming
+    the kept rounds and how to go on (not a process the system ends mid-fit)."""
+    from crates_sim.runs import train_adept as T
+
+    real = T.available_memory()  # Linux: MemAvailable, in bytes
+    assert real is None or real > 0
+    blocks = [tmp_path / f"block-{i}.npz" for i in range(2)]
+    for b in blocks:
+        b.write_bytes(b"x" * 1000)
+    monkeypatch.setattr(T, "available_memory", lambda: 10_000)
+    T.check_fit_memory(blocks, 3, tmp_path)  # 7,000 bytes: fits
+    monkeypatch.setattr(T, "available_memory", lambda: 5_000)
+    with pytest.raises(CratesError, match=r"rounds 1-2 are kept.*--start .*round-2"):
+        T.check_fit_memory(blocks, 3, tmp_path)
+    with pytest.raises(CratesError, match="give fewer --games"):
+        T.check_fit_memory(blocks, 1, tmp_path)
+    monkeypatch.setattr(T, "available_memory", lambda: None)  # not Linux: no check
+    T.check_fit_memory(blocks, 3, tmp_path)
+
+
 def test_a_robust_fit_floors_runaway_values_and_holds_out_every_table():
     """Across tables a rare option can cost millions of points (doubling pressures): a
     robust run floors each value VALUE_FLOOR below its decision's best, keeping the
