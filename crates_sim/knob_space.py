@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import RANKS
+from .cards import E_WILD, E_WILD9, EFFECT, IN_DECK, RANKS
 from .errors import CratesError, did_you_mean
 from .rules import KNOBS, PRESETS, Rules
 
@@ -239,11 +239,11 @@ def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
 
 
 def has_wild_card(rules: Rules) -> bool:
-    """Whether a card of the deck is wild: an 8 (both families), or a 9 where nine_wild.
-    The removed ranks take theirs out (remove_ranks)."""
-    removed = rules.knobs["remove_ranks"]
-    nine_wild = rules.family == "crates" and rules.knobs["nine_wild"]
-    return "8" not in removed or (nine_wild and "9" not in removed)
+    """Whether a card of the deck is wild, as the kernels' per-card tables say (an 8, or a
+    Crates 9 where nine_wild, not taken out by remove_ranks)."""
+    a = rules.to_array()
+    wild = np.isin(a[EFFECT:EFFECT + 52], (E_WILD, E_WILD9))
+    return bool((wild & (a[IN_DECK:IN_DECK + 52] == 1)).any())
 
 
 def no_wild_tables(seed: int, n_random: int) -> list:
