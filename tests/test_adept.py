@@ -89,6 +89,36 @@ def test_kernel_and_numpy_agree_on_a_live_decision():
         A.set_weights(old)
 
 
+@pytest.mark.parametrize("n_nonzero,width", [(0, 128), (3, 64), (8, 128), (21, 128), (79, 32)])
+def test_add_inputs_is_the_plain_loop_bit_for_bit(n_nonzero, width):
+    """`add_inputs` (the non-zero inputs eight at a time) gives each unit exactly the sum
+    of the plain loop, input by input in order: the scores, and so adept's games, do not
+    change with it."""
+    from numba import njit
+
+    @njit
+    def run(buf, units_at, row_at, n_inputs, w_at, width):
+        A.add_inputs(buf, buf[units_at:units_at + width], row_at, n_inputs, w_at)
+
+    rng = np.random.default_rng(n_nonzero)
+    buf = np.zeros(A.BUFFER_LEN)
+    w_at = A.W0
+    buf[w_at:w_at + A.N_OPTION * A.HIDDEN] = rng.normal(size=A.N_OPTION * A.HIDDEN)
+    row = np.zeros(A.N_OPTION)
+    row[rng.choice(A.N_OPTION, n_nonzero, replace=False)] = rng.normal(size=n_nonzero)
+    buf[A.ROWS_AT:A.ROWS_AT + A.N_OPTION] = row
+    start = rng.normal(size=width)
+    buf[A.Z_AT:A.Z_AT + width] = start
+    run(buf, A.Z_AT, A.ROWS_AT, A.N_OPTION, w_at, width)
+    want = start.copy()
+    for j in range(A.N_OPTION):
+        if row[j] != 0.0:
+            want += row[j] * buf[w_at + j * A.HIDDEN:w_at + j * A.HIDDEN + width]
+    assert np.array_equal(buf[A.Z_AT:A.Z_AT + width], want)
+    if n_nonzero:
+        assert not np.array_equal(want, start)
+
+
 def test_an_ensemble_scores_the_mean_of_its_members():
     """`ensemble` puts networks side by side (here 32 + 32 = 64 units; the buffer holds 128):
     the kernel's scores are the mean of the members' numpy scores, and a narrower member
