@@ -256,6 +256,20 @@ def no_wild_tables(seed: int, n_random: int) -> list:
                                     and not has_wild_card(r)), seed, n_random)
 
 
+def eights_unlimited_tables(seed: int, n_random: int) -> list:
+    """`--tables eights-unlimited`: the tables of a round on Crazy Eights with 3 players or
+    more where a seat draws as many cards as it likes (draw_rule=unlimited; the two-player
+    tables have a round of their own): each Crazy Eights preset with 3 players or more
+    and draw_rule=unlimited, FAMILY_PRESET_REPEATS times; then n_random such rule sets
+    drawn from the whole knob space with the generator of `seed` (random_tables' draws,
+    the others skipped)."""
+    presets = [Rules(t.preset_name, t.players, {**t.knobs, "draw_rule": "unlimited"})
+               for t in every_table() if t.family == "eights" and t.players >= 3]
+    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
+        lambda r: (r.family == "eights" and r.players >= 3
+                   and r.knobs["draw_rule"] == "unlimited"), seed, n_random)
+
+
 def knob_values(base: str, knob: str, players: int) -> list:
     """The values `knob` is tried at, its base value left out."""
     rules = Rules.preset(base, players)

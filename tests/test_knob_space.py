@@ -10,6 +10,7 @@ from crates_sim.knob_space import (
     at_will_tables,
     crates_tables,
     eights_tables,
+    eights_unlimited_tables,
     every_table,
     focus_tables,
     has_wild_card,
@@ -164,6 +165,24 @@ def test_no_wild_tables_are_crates_tables_for_three_or_more_without_a_wild_card(
     drawn = [t for t in random_tables(4000, 11) if t.family == "crates" and t.players >= 3
              and not t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:4]
+
+
+def test_eights_unlimited_tables_are_crazy_eights_with_draws_at_will_and_three_or_more():
+    """--tables eights-unlimited: the Crazy Eights presets with 3 players or more and
+    draw_rule=unlimited, three times, then such rule sets in the order random_tables draws
+    them (the others skipped)."""
+    tables = eights_unlimited_tables(11, 4)
+    assert eights_unlimited_tables(11, 4) == tables
+    assert all(t.family == "eights" and t.players >= 3 and t.knobs["draw_rule"] == "unlimited"
+               for t in tables)
+    presets = [t for t in tables if t.knobs == {**Rules.preset(t.preset_name, t.players).knobs,
+                                                  "draw_rule": "unlimited"}]
+    assert {(t.preset_name, t.players) for t in presets} >= {("crazy-eights", 3),
+                                                              ("very-crazy-eights", 5)}
+    drawn = [t for t in random_tables(400, 11) if t.family == "eights" and t.players >= 3
+             and t.knobs["draw_rule"] == "unlimited"]
+    assert tables[-4:] == drawn[:4]
+    assert len(tables) == 4 + 3 * len({(t.preset_name, t.players) for t in tables[:-4]})
 
 
 def test_has_wild_card_reads_the_removed_ranks_and_nine_wild():

@@ -59,6 +59,10 @@ NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
 #: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
 #: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
 NO_WILD_RANDOM_TABLES = 40
+#: `--tables eights-unlimited`: the Crazy Eights presets with 3 players or more and
+#: draw_rule=unlimited (knob_space.eights_unlimited_tables) and this many such rule sets
+#: drawn with --seed
+EIGHTS_UNLIMITED_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -97,7 +101,7 @@ NO_WILD_RANDOM_TABLES = 40
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
                                          "two-player", "two-player-eights", "at-will",
                                          "three-player", "partnerships-no-at-will",
-                                         "no-wild"]),
+                                         "no-wild", "eights-unlimited"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -121,7 +125,9 @@ NO_WILD_RANDOM_TABLES = 40
                    "such rule sets without draws at will drawn with --seed; no-wild: "
                    f"{NO_WILD_RANDOM_TABLES} Crates rule sets with 3 players or more, no wild "
                    "card (8s removed, 9s not wild or removed) and no draws at will, drawn "
-                   "with --seed.")
+                   "with --seed; eights-unlimited: the Crazy Eights presets with 3 players or "
+                   "more and draw_rule=unlimited (three times), and "
+                   f"{EIGHTS_UNLIMITED_RANDOM_TABLES} such rule sets drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -291,6 +297,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         at_will_tables,
         crates_tables,
         eights_tables,
+        eights_unlimited_tables,
         focus_tables,
         no_wild_tables,
         partnership_tables,
@@ -315,7 +322,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES),
              "partnerships-no-at-will": lambda: partnerships_no_at_will_tables(
                  seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES),
-             "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES)}
+             "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES),
+             "eights-unlimited": lambda: eights_unlimited_tables(
+                 seed, EIGHTS_UNLIMITED_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
