@@ -109,7 +109,11 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after set 28's route: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after set 22's route where "
+                  "Crates partners may draw at will: the nine such rule sets measured with set 22 "
+                  "routed on seeds 59200-59208, in place of set 13's rows, 1,000 deals each; the "
+                  "adept:stock=4 and adept:stock=4:dry=4 rows there were measured with set 13 "
+                  "under the search; after set 28's route: "
                   "--tables drawn:10:11320 on seeds 60700-60709 with adept, 1,000 deals each; "
                   "with that route on "
                   "tables without a wild card: the ten such Crates rule sets drawn by "
@@ -333,9 +337,10 @@ def validation(spec: str, rules) -> str:
                              "across tables, measured at least level with the later rounds here "
                              "(docs/strategies.md, Routes)",
                 PARTNERS_SET: "where partners may draw at will it plays the partnership network "
-                              "refitted on Crates partnership tables (adept:net=13), on average "
-                              "stronger than round 4's there, not on every set "
-                              "(docs/strategies.md, A round on Crates partnerships)",
+                              "refitted on Crates partnership tables and widened to 128 units "
+                              "(adept:net=22), stronger there than the one before it "
+                              "(adept:net=13) head to head on six such rule sets "
+                              "(docs/strategies.md, Wider networks across tables)",
                 TWO_PLAYER_SET: "on two-player Crates rule sets it plays a network refitted on "
                                 "two-player Crates tables (adept:net=23), stronger there than "
                                 "the networks trained across tables, head to head "
