@@ -57,6 +57,8 @@ def test_bench_prints_its_table(monkeypatch):
     assert "classic            random" in out and "greedy per turn over random:" in out
     assert "1,000,000 classic 4p partnership games, random, --detail hands" in out
     assert "(+0% over --detail games)" in out
+    assert "adept, one core, every seat" in out
+    assert "classic 5p, draw_when_able=true" in out and "0.05 µs/turn" in out
 
 
 def test_win_model_fits_every_table_and_writes_what_ships(tmp_path, monkeypatch):

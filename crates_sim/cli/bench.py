@@ -368,6 +368,18 @@ def peak_rss_mb() -> float:
     return max(self_kb, child_kb) / 1024
 
 
+#: the tables `crates bench` times adept on: (label, rules, games); those with draws at will
+#: cost the most (more cards held, more options a turn)
+ADEPT_TABLES = (
+    ("classic 4p partnerships", Rules.preset("classic", 4), 1000),
+    ("crazy-eights 4p", Rules.preset("crazy-eights", 4), 1000),
+    ("classic 5p, draw_when_able=true", Rules.preset("classic", 5, draw_when_able=True), 200),
+    ("classic 4p partnerships, draw_when_able=true", Rules.preset("classic", 4, draw_when_able=True), 200),
+    ("very-crazy-eights 5p, draw_rule=unlimited",
+     Rules.preset("very-crazy-eights", 5, draw_rule="unlimited"), 500),
+)
+
+
 @click.command()
 @games_option(20_000, help="Games per measurement.")
 @click.option("--big", is_flag=True, help="Also the 1,000,000-game runs.")
@@ -378,9 +390,10 @@ def bench(games, big, huge):
     Per preset, random and greedy: games/s on one core and on every core (`simulate`,
     Parquet written), ns per turn and peak memory; then a tight Crazy Eights loop as the
     yardstick, a user strategy, the PettingZoo environment's step, pimc's turns per
-    second, cold and warm start-up, the kernels slowest to compile, and with --big (or
-    --huge) the 1,000,000 (10,000,000) game runs. It takes minutes and uses every core:
-    run it on an idle machine (`make bench` runs it with --big).
+    second, adept's µs a turn on five tables, cold and warm start-up, the kernels slowest
+    to compile, and with --big (or --huge) the 1,000,000 (10,000,000) game runs. It
+    takes minutes and uses every core: run it on an idle machine (`make bench` runs it
+    with --big).
 
     \b
     Examples:
@@ -443,6 +456,9 @@ def speed_table(games: int, big: bool = False, huge: bool = False) -> None:
           + (f"; RLCard uno {uno:.1f} us/step: env() {wrapped / uno:.2f}x uno's step, "
              f"raw_env {raw / uno:.2f}x" if uno else
              " (pip install rlcard to set RLCard's uno beside it)"))
+    print("\nadept, one core, every seat (µs a turn over whole games; the bound is 2):")
+    for label, rules, n in ADEPT_TABLES:
+        print(f"  {label:<48} {one_core(rules, 'adept', n)[1] / 1000:>5.2f} µs/turn", flush=True)
     games_s, turns_s = pimc_rate()
     print(f"classic 4p, one core, pimc (samples=30, depth=10, weights rollouts) vs 3 greedy: "
           f"{games_s:,.1f} games/s, {turns_s:,.0f} pimc turns/s")
