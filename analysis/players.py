@@ -315,6 +315,7 @@ def validation(spec: str, rules) -> str:
     name = str(spec).split(":")[0]
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
+            EIGHTS_UNLIMITED_SET,
             NO_WILD_SET,
             PARTNERS_FIXED_SET,
             PARTNERS_SET,
@@ -365,6 +366,11 @@ def validation(spec: str, rules) -> str:
                              "head to head, and still well below expert where the stock runs "
                              "dry in partnerships (docs/strategies.md, Tables without a wild "
                              "card)",
+                EIGHTS_UNLIMITED_SET: "on Crazy Eights rule sets with 3 players or more and "
+                                      "unlimited draws it plays a network refitted on such "
+                                      "tables (adept:net=29), stronger there than the one "
+                                      "trained across tables, head to head "
+                                      "(docs/strategies.md, Crazy Eights with unlimited draws)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

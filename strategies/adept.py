@@ -47,6 +47,7 @@ import numpy as np
 from crates_sim.cards import (
     ACTION_PASS,
     COUNT_ADD,
+    DRAW_UNLIMITED,
     E_COUNT,
     E_NONE,
     E_QUEEN5,
@@ -261,7 +262,10 @@ N_TABLES = len(TABLES)
 #: partnerships-no-at-will --start adept:net=0`); 28: set 27 with its Crates individual
 #: and partnership networks refitted on Crates tables with 3 players or more, no wild card
 #: and no draws at will (`--tables no-wild --start adept:net=27`), which the shipped set
-#: plays on such tables with 3 or 4 players (WHERE_ROUTES). A file names
+#: plays on such tables with 3 or 4 players (WHERE_ROUTES); 29: the shipped set with its
+#: Crazy Eights network refitted on Crazy Eights tables with 3 players or more where a
+#: seat draws as many cards as it likes (`--tables eights-unlimited --start adept:net=0`),
+#: which the shipped set plays on those tables (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -273,7 +277,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-classic-5p-wide.json", "adept-serbian-4p-wide.json",
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
-             "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json")
+             "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
+             "adept-eights-unlimited.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -332,6 +337,9 @@ THREE_PLAYER_SET = NET_FILES.index("adept-three-player.json")
 #: will (docs/strategies.md, "Tables without a wild card"; with 5 players set 0's own
 #: network held its own head to head)
 NO_WILD_SET = NET_FILES.index("adept-no-wild.json")
+#: the set that plays Crazy Eights rule sets with 3 players or more and draw_rule=unlimited
+#: (docs/strategies.md, "Crazy Eights with unlimited draws")
+EIGHTS_UNLIMITED_SET = NET_FILES.index("adept-eights-unlimited.json")
 #: a Crates table with 3 or 4 players and no draws at will whose deck holds no wild card:
 #: the 8s removed (their first card's IN_DECK slot), and the 9s not wild (E_NONE) or
 #: removed; a route names slot values, so each player count and each way is a route
@@ -343,13 +351,15 @@ _NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's,
-#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, three-player Crates tables
+#: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, other Crazy Eights tables with
+#: draw_rule=unlimited EIGHTS_UNLIMITED_SET's, three-player Crates tables
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
 #: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
 #: without draws at will or a wild card NO_WILD_SET's.
 WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
+                ({K_FAMILY: FAMILY_EIGHTS, K_DRAW_RULE: DRAW_UNLIMITED}, EIGHTS_UNLIMITED_SET),
                 *((slots_held, NO_WILD_SET) for slots_held in _NO_WILD),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
@@ -987,7 +997,10 @@ ADEPT_BUILTIN = Builtin(
                                  "the partnership network refitted on Crates "
                                  "partnership tables without draws at will, 28 "
                                  "net=27 with both Crates networks refitted on "
-                                 "Crates tables without a wild card or draws at will",
+                                 "Crates tables without a wild card or draws at will, "
+                                 "29 the shipped ones with the Crazy Eights network "
+                                 "refitted on Crazy Eights tables of 3 players or "
+                                 "more with unlimited draws",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -1005,10 +1018,11 @@ ADEPT_BUILTIN = Builtin(
                                    "Eights rule sets net=24's, on three-player Crates "
                                    "rule sets without draws at will net=26's, on Crates "
                                    "partnership rule sets without draws at will "
-                                   "net=27's, and on Crates rule sets with 3 or 4 "
+                                   "net=27's, on Crates rule sets with 3 or 4 "
                                    "players, no wild card and no draws at will "
-                                   "net=28's; 0: net's own "
-                                   "networks everywhere",
+                                   "net=28's, and on Crazy Eights rule sets with 3 "
+                                   "players or more and unlimited draws net=29's; 0: "
+                                   "net's own networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
                                      "opponent holds this many cards or fewer (0: never)",

@@ -829,14 +829,26 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("classic", 3, remove_ranks="8"), 26),  # the 9s are wild
         (Rules.preset("classic", 3, nine_wild=False), 26),  # the 8s are
         (Rules.preset("classic", 2, remove_ranks="8", nine_wild=False), 23),  # two players
-        (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 22)))])
-def test_the_rounds_without_draws_at_will_changed_their_networks_and_route_by_what_a_table_does(
+        (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 22))),
+    # set 29 (adept-eights-unlimited.json): `--tables eights-unlimited --start adept:net=0
+    # --refit eights-individual`; on Crazy Eights tables with 3 players or more and
+    # draw_rule=unlimited, with or without draw_when_able, whatever the other knobs
+    (29, 0, ("eights-individual",), (
+        (Rules.preset("crazy-eights", 5, draw_rule="unlimited"), 29),
+        (Rules.preset("very-crazy-eights", 3, draw_rule="unlimited", draw_when_able=False,
+                      hand_size=8), 29),
+        (Rules.preset("crazy-eights", 7, draw_rule="unlimited", remove_ranks="8"), 29),
+        (Rules.preset("crazy-eights", 2, draw_rule="unlimited"), 24),  # two players
+        (Rules.preset("crazy-eights", 5), 12),  # the preset (draw until able)
+        (Rules.preset("very-crazy-eights", 4, draw_rule="one"), None)))])
+def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
-    """Sets 26, 27 and 28 are a shipped set with one or two networks refitted (`crates
-    train --player adept --tables three-player|partnerships-no-at-will|no-wild --start
-    adept:net=K`): the other kinds' networks are the start's weight for weight, and the
-    shipped set plays the set on the tables its WHERE_ROUTES entries name."""
-    assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET) == (26, 27, 28)
+    """Sets 26 to 29 are a shipped set with one or two networks refitted (`crates train
+    --player adept --tables three-player|partnerships-no-at-will|no-wild|eights-unlimited
+    --start adept:net=K`): the other kinds' networks are the start's weight for weight, and
+    the shipped set plays the set on the tables its WHERE_ROUTES entries name."""
+    assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET,
+            A.EIGHTS_UNLIMITED_SET) == (26, 27, 28, 29)
     started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
     for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - set(refit):
         assert all(np.array_equal(started[kind][k], refitted[kind][k]) for k in started[kind]), kind
@@ -861,6 +873,8 @@ def test_a_fit_too_large_for_memory_is_refused_before_it_starts(tmp_path, monkey
     monkeypatch.setattr(T, "available_memory", lambda: 5_000)
     with pytest.raises(CratesError, match=r"rounds 1-2 are kept.*--start .*round-2"):
         T.check_fit_memory(blocks, 3, tmp_path)
+    with pytest.raises(CratesError, match=r"round 1 is kept; run the same command again"):
+        T.check_fit_memory(blocks, 2, tmp_path)
     with pytest.raises(CratesError, match="give fewer --games"):
         T.check_fit_memory(blocks, 1, tmp_path)
     monkeypatch.setattr(T, "available_memory", lambda: None)  # not Linux: no check
@@ -970,6 +984,9 @@ def _totals(rules, spec, games=3):
     ("very-crazy-eights", 2, {"draw_rule": "one"}, 24),
     ("crazy-eights", 2, {}, 24),  # the preset too: +3.0 against set 12's there
     ("crazy-eights", 2, {"draw_when_able": False, "hand_size": 5}, 24),
+    # Crazy Eights with 3 players or more and unlimited draws: that round's network
+    ("crazy-eights", 5, {"draw_rule": "unlimited"}, 29),
+    ("very-crazy-eights", 3, {"draw_rule": "unlimited", "draw_when_able": False}, 29),
     # Crates partnerships with draws at will (WHERE_ROUTES): the wide partnership round's network
     ("classic", 4, {"draw_when_able": True}, 22),
     ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 22),

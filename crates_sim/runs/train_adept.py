@@ -292,9 +292,11 @@ def check_fit_memory(paths, r: int, out) -> None:
             f"round's games so far) and this machine has {have / 2**30:.1f} GiB free")
     if r == 1:
         raise CratesError(f"{held}: give fewer --games")
-    raise CratesError(f"{held}: rounds 1-{r - 1} are kept; go on with a new run that starts "
-                      f"from their networks (--start "
-                      f"{Path(out) / f'round-{r - 1}' / 'adept.json'} --out NEW)")
+    kept = "round 1 is kept" if r == 2 else f"rounds 1-{r - 1} are kept"
+    raise CratesError(f"{held}: {kept}; run the same command again with more memory free "
+                      f"(it goes on at this fit), or go on with a new run that starts from "
+                      f"their networks (--start {Path(out) / f'round-{r - 1}' / 'adept.json'} "
+                      f"--out NEW)")
 
 
 def check_widening(width: int, hidden: int) -> None:
