@@ -232,7 +232,7 @@ N_TABLES = len(TABLES)
 #: round 4 across tables, shipped until issue 38's last session); 13: the shipped set
 #: with its partnership network refitted on Crates partnership tables
 #: (`--tables partnerships --start ...`), which the shipped set plays on Crates
-#: partnership tables with draws at will until set 22 replaced it there; 14, 15, 16: the two-player
+#: partnership tables with draws at will (WHERE_ROUTES); 14, 15, 16: the two-player
 #: league, classic and serbian specialists with the inputs of my own hand and 128 units
 #: (`--hidden 128`), which replaced sets 6, 5 and 7 there; 17: the same for Very Crazy
 #: Eights with two players (set 12's network before); 18, 19: classic with five players
@@ -242,9 +242,8 @@ N_TABLES = len(TABLES)
 #: network was widened to 128 units with the inputs of my own hand and refitted on that
 #: family's tables (`--tables crates --start ... --hidden 128`); 22: set 13 with its
 #: partnership network widened the same way and refitted on Crates partnership tables
-#: (`--tables partnerships --start adept:net=13 --hidden 128`), which the shipped set
-#: plays on Crates partnership tables with draws at will (WHERE_ROUTES; at first not
-#: routed for its cost, 2.2 us a turn, until `add_inputs` brought that to 1.6);
+#: (`--tables partnerships --start adept:net=13 --hidden 128`; not routed: its cost,
+#: 2.2 us a turn there, and still 1.7-2.1 after `add_inputs`);
 #: 23: set 15's network (classic with two
 #: players) refitted on two-player Crates tables, presets and drawn rule sets (`--tables
 #: two-player --start adept:net=15`), which the shipped set plays on every two-player
@@ -284,14 +283,13 @@ N_NETS = len(NET_FILES)
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
 #: --tables eights|crates --start ...`)
 PRESETS_SET = NET_FILES.index("adept-5.json")
-#: the set that plays Crates partnership tables where a seat may draw at will: set 13's
-#: partnership network (refitted on Crates partnership tables, `crates train --player
-#: adept --tables partnerships`; stronger than round 4's where partners may draw at will,
-#: weaker where they may not: docs/strategies.md, "A round on Crates partnerships")
-#: widened to 128 units and refitted again (set 22: +6.9 head to head against set 13 on
-#: six such rule sets, none below 0; "Wider networks across tables"). Routed since
-#: `add_inputs` brought its cost there from 2.2 to 1.6 us a turn
-PARTNERS_SET = NET_FILES.index("adept-8.json")
+#: the set whose partnership network was refitted on Crates partnership tables
+#: (`crates train --player adept --tables partnerships`): stronger than round 4's where
+#: partners may draw at will, weaker where they may not (docs/strategies.md, "A round on
+#: Crates partnerships"). Set 22's, wider, is stronger still head to head there, but
+#: costs 1.7-2.1 us a turn there even with `add_inputs` (above the bound of 2 on two of
+#: seven such rule sets): not routed ("Wider networks across tables")
+PARTNERS_SET = NET_FILES.index("adept-6.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
@@ -936,7 +934,7 @@ ADEPT_BUILTIN = Builtin(
     "rounds more on that family's, then two with 128 units and inputs of my "
     "hand, the presets without a specialist routed "
     "to the networks before them; where Crates partners may draw at will a "
-    "partnership network refitted on Crates partnership tables and widened, net=22; on "
+    "partnership network refitted on Crates partnership tables, net=13; on "
     "two-player Crates rule sets a network refitted on them, net=23, on "
     "two-player Crazy Eights rule sets, net=24, and on Crazy Eights rule sets "
     "with 3 players or more and unlimited draws, net=29; and net=26, 27 and 28 "
@@ -1016,7 +1014,7 @@ ADEPT_BUILTIN = Builtin(
                                    "in partnerships, and on the other presets round 4's "
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
-                                   "tables with draws at will net=22's, on two-player "
+                                   "tables with draws at will net=13's, on two-player "
                                    "Crates rule sets net=23's, on two-player Crazy "
                                    "Eights rule sets net=24's, on three-player Crates "
                                    "rule sets without draws at will net=26's, on Crates "

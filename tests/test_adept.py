@@ -779,8 +779,8 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     its partnership network refitted on Crates partnership tables (`crates train --player
     adept --tables partnerships --start ... --refit crates-partnerships`), and set 22
     (adept-8.json) is set 13 with that network widened to 128 units and refitted again
-    (`--hidden 128`); the shipped set plays set 22's on Crates partnership tables where a
-    seat may draw at will, and nowhere else (WHERE_ROUTES; set 13's before). The shipped set is set 21
+    (`--hidden 128`, not routed); the shipped set plays set 13's on Crates partnership
+    tables where a seat may draw at will, and nowhere else (WHERE_ROUTES). The shipped set is set 21
     with its Crates individual network widened and refitted (`--tables crates --hidden
     128 --refit crates-individual`)."""
     load = lambda k: A.read_weights(A.shipped_weights_path(k))  # noqa: E731
@@ -793,13 +793,13 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     for kind in ("crates-partnerships", "eights-individual"):
         assert same(shipped[kind], before[kind]), kind
     assert A.net_width(shipped["crates-individual"]) == 128
-    for players, partnerships, at_will, routed in ((4, True, True, 22), (4, True, False, None),
+    for players, partnerships, at_will, routed in ((4, True, True, 13), (4, True, False, None),
                                                    (4, False, True, None), (3, False, True, None)):
         rules = Rules.preset("serbian", players, partnerships=partnerships, draw_when_able=at_will)
         assert A.route_of(rules) == routed
     drawing = Rules.preset("classic", 4, draw_when_able=True)
-    assert _totals(drawing, "adept") == _totals(drawing, "adept:net=22") \
-        != _totals(drawing, "adept:net=13")
+    assert _totals(drawing, "adept") == _totals(drawing, "adept:net=13") \
+        != _totals(drawing, "adept:net=22")
 
 
 @pytest.mark.parametrize("net_set,start,refit,routes", [
@@ -815,7 +815,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     (27, 0, ("crates-partnerships",), ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
                                        (Rules.preset("classic", 4), 11),
                                        (Rules.preset("serbian", 4), None),
-                                       (Rules.preset("serbian", 4, draw_when_able=True), 22),
+                                       (Rules.preset("serbian", 4, draw_when_able=True), 13),
                                        (Rules.preset("classic", 4, partnerships=False,
                                                      spare_three=5), None))),
     # set 28 (adept-no-wild.json): `--tables no-wild --start adept:net=27 --refit
@@ -829,7 +829,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("classic", 3, remove_ranks="8"), 26),  # the 9s are wild
         (Rules.preset("classic", 3, nine_wild=False), 26),  # the 8s are
         (Rules.preset("classic", 2, remove_ranks="8", nine_wild=False), 23),  # two players
-        (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 22))),
+        (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 13))),
     # set 29 (adept-eights-unlimited.json): `--tables eights-unlimited --start adept:net=0
     # --refit eights-individual`; on Crazy Eights tables with 3 players or more and
     # draw_rule=unlimited, with or without draw_when_able, whatever the other knobs
@@ -987,10 +987,10 @@ def _totals(rules, spec, games=3):
     # Crazy Eights with 3 players or more and unlimited draws: that round's network
     ("crazy-eights", 5, {"draw_rule": "unlimited"}, 29),
     ("very-crazy-eights", 3, {"draw_rule": "unlimited", "draw_when_able": False}, 29),
-    # Crates partnerships with draws at will (WHERE_ROUTES): the wide partnership round's network
-    ("classic", 4, {"draw_when_able": True}, 22),
-    ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 22),
-    ("league", 4, {"partnerships": True, "draw_when_able": True}, 22),
+    # Crates partnerships with draws at will (WHERE_ROUTES): the partnership round's network
+    ("classic", 4, {"draw_when_able": True}, 13),
+    ("serbian", 4, {"draw_when_able": True, "count_forced": False, "remove_ranks": "58"}, 13),
+    ("league", 4, {"partnerships": True, "draw_when_able": True}, 13),
     ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
     ("league", 3, {"draw_when_able": True, "count_forced": False}, None),
     # two-player Crates rule sets without a specialist: the two-player round's network

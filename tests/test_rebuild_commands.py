@@ -228,7 +228,7 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert "trained on it alone" in serbian3 and "seed 59001" in serbian3
     assert "trained on it alone" in validation("adept", Rules.preset("classic", 5))
     at_will = validation("adept", Rules.preset("serbian", 4, draw_when_able=True))
-    assert "adept:net=22" in at_will and "trained on it alone" not in at_will
+    assert "adept:net=13" in at_will and "trained on it alone" not in at_will
     two = validation("adept", Rules.preset("serbian", 2, draw_when_able=True))
     assert "adept:net=23" in two and "trained on it alone" not in two
 
@@ -250,7 +250,7 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     assert held_across("adept", [serbian, Rules.preset("serbian", 4, nine_wild=False)]) == "adept:route=0"
     assert held_across("adept", [Rules.preset("serbian", 4, nine_wild=False),
                                  Rules.preset("serbian", 4, spare_three=5)]) == "adept"
-    # a draw-at-will variant of a partnership preset routes to set 22: both held to route=0,
+    # a draw-at-will variant of a partnership preset routes to set 13: both held to route=0,
     # which plays set 0's partnership network on both, as before that route
     assert held_across("adept:stock=4", [serbian, Rules.preset("serbian", 4, draw_when_able=True)]) \
         == "adept:stock=4:route=0"
