@@ -288,7 +288,7 @@ PRESETS_SET = NET_FILES.index("adept-5.json")
 #: partners may draw at will, weaker where they may not (docs/strategies.md, "A round on
 #: Crates partnerships"). Set 22's, wider, is stronger still head to head there, but
 #: costs 1.7-2.1 us a turn there even with `add_inputs` (above the bound of 2 on two of
-#: seven such rule sets): not routed ("Wider networks across tables")
+#: the ten such tables measured): not routed ("Wider networks across tables")
 PARTNERS_SET = NET_FILES.index("adept-6.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
@@ -368,7 +368,7 @@ BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
 #: units network slot t (= set * N_TABLES + table kind) uses, 0 when it has no weights;
 #: the blocks from W0; the scratch
 #: from X0 (the context row, the first layer's context part, one option's hidden units,
-#: the option rows, the scores)
+#: the option rows, the scores, a row's non-zero inputs)
 FORMAT = 3.0
 N_SLOTS = N_NETS * N_TABLES
 W0 = 4 + N_SLOTS
