@@ -205,12 +205,18 @@ def at_will_tables(seed: int, n_random: int) -> list:
     of their own): each such Crates preset with draw_when_able, FAMILY_PRESET_REPEATS
     times; then n_random such rule sets drawn from the whole knob space with the generator
     of `seed` (random_tables' draws, the others skipped)."""
-    presets = [Rules(t.preset_name, t.players, {**t.knobs, "draw_when_able": True})
-               for t in every_table()
-               if t.family == "crates" and not t.partnerships and t.players >= 3]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: (r.family == "crates" and not r.partnerships and r.players >= 3
-                   and r.knobs["draw_when_able"]), seed, n_random)
+    return _with_knobs_tables({"draw_when_able": True}, lambda r: (
+        r.family == "crates" and not r.partnerships and r.players >= 3
+        and r.knobs["draw_when_able"]), seed, n_random)
+
+
+def _with_knobs_tables(knobs: dict, keep, seed: int, n_random: int) -> list:
+    """The presets (every_table) with `knobs` set, those for which keep(rules) then holds,
+    FAMILY_PRESET_REPEATS times; then the first n_random rule sets random_tables draws for
+    `seed` for which it holds (at_will_tables, eights_unlimited_tables)."""
+    presets = [Rules(t.preset_name, t.players, {**t.knobs, **knobs}) for t in every_table()]
+    return [t for t in presets if keep(t)] * FAMILY_PRESET_REPEATS + _drawn_where(
+        keep, seed, n_random)
 
 
 def _where_tables(keep, seed: int, n_random: int) -> list:
@@ -263,11 +269,9 @@ def eights_unlimited_tables(seed: int, n_random: int) -> list:
     and draw_rule=unlimited, FAMILY_PRESET_REPEATS times; then n_random such rule sets
     drawn from the whole knob space with the generator of `seed` (random_tables' draws,
     the others skipped)."""
-    presets = [Rules(t.preset_name, t.players, {**t.knobs, "draw_rule": "unlimited"})
-               for t in every_table() if t.family == "eights" and t.players >= 3]
-    return presets * FAMILY_PRESET_REPEATS + _drawn_where(
-        lambda r: (r.family == "eights" and r.players >= 3
-                   and r.knobs["draw_rule"] == "unlimited"), seed, n_random)
+    return _with_knobs_tables({"draw_rule": "unlimited"}, lambda r: (
+        r.family == "eights" and r.players >= 3 and r.knobs["draw_rule"] == "unlimited"),
+        seed, n_random)
 
 
 def knob_values(base: str, knob: str, players: int) -> list:
