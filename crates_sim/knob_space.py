@@ -213,7 +213,8 @@ def at_will_tables(seed: int, n_random: int) -> list:
 def _with_knobs_tables(knobs: dict, keep, seed: int, n_random: int) -> list:
     """The presets (every_table) with `knobs` set, those for which keep(rules) then holds,
     FAMILY_PRESET_REPEATS times; then the first n_random rule sets random_tables draws for
-    `seed` for which it holds (at_will_tables, eights_unlimited_tables)."""
+    `seed` for which it holds (at_will_tables, eights_unlimited_tables,
+    two_player_at_will_tables)."""
     presets = [Rules(t.preset_name, t.players, {**t.knobs, **knobs}) for t in every_table()]
     return [t for t in presets if keep(t)] * FAMILY_PRESET_REPEATS + _drawn_where(
         keep, seed, n_random)
@@ -271,6 +272,17 @@ def eights_unlimited_tables(seed: int, n_random: int) -> list:
     the others skipped)."""
     return _with_knobs_tables({"draw_rule": "unlimited"}, lambda r: (
         r.family == "eights" and r.players >= 3 and r.knobs["draw_rule"] == "unlimited"),
+        seed, n_random)
+
+
+def two_player_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables two-player-at-will`: the tables of a round on two-player Crates where a
+    seat may draw at will (two_player_tables mixes both ways): each Crates preset with 2
+    players and draw_when_able, FAMILY_PRESET_REPEATS times; then n_random such rule sets
+    drawn from the whole knob space with the generator of `seed` (random_tables' draws,
+    the others skipped)."""
+    return _with_knobs_tables({"draw_when_able": True}, lambda r: (
+        r.family == "crates" and r.players == 2 and r.knobs["draw_when_able"]),
         seed, n_random)
 
 

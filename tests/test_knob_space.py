@@ -20,6 +20,7 @@ from crates_sim.knob_space import (
     random_tables,
     spec,
     three_player_tables,
+    two_player_at_will_tables,
     training_tables,
     two_player_tables,
 )
@@ -183,6 +184,21 @@ def test_eights_unlimited_tables_are_crazy_eights_with_draws_at_will_and_three_o
              and t.knobs["draw_rule"] == "unlimited"]
     assert tables[-4:] == drawn[:4]
     assert len(tables) == 4 + 3 * len({(t.preset_name, t.players) for t in tables[:-4]})
+
+
+def test_two_player_at_will_tables_are_two_player_crates_with_draws_at_will():
+    """--tables two-player-at-will: each Crates preset with 2 players and draw_when_able,
+    three times, then such rule sets in the order random_tables draws them (the others
+    skipped)."""
+    tables = two_player_at_will_tables(11, 4)
+    assert two_player_at_will_tables(11, 4) == tables
+    assert all(t.family == "crates" and t.players == 2 and t.knobs["draw_when_able"]
+               for t in tables)
+    assert tables[:-4] == [Rules.preset(name, 2, draw_when_able=True)
+                           for name in ("classic", "league", "serbian")] * FAMILY_PRESET_REPEATS
+    drawn = [t for t in random_tables(1000, 11) if t.family == "crates" and t.players == 2
+             and t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4]
 
 
 def test_has_wild_card_reads_the_removed_ranks_and_nine_wild():

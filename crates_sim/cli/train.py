@@ -63,6 +63,9 @@ NO_WILD_RANDOM_TABLES = 40
 #: draw_rule=unlimited (knob_space.eights_unlimited_tables) and this many such rule sets
 #: drawn with --seed
 EIGHTS_UNLIMITED_RANDOM_TABLES = 40
+#: `--tables two-player-at-will`: the Crates presets with 2 players and draws at will
+#: (knob_space.two_player_at_will_tables) and this many such rule sets drawn with --seed
+TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -101,7 +104,8 @@ EIGHTS_UNLIMITED_RANDOM_TABLES = 40
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
                                          "two-player", "two-player-eights", "at-will",
                                          "three-player", "partnerships-no-at-will",
-                                         "no-wild", "eights-unlimited"]),
+                                         "no-wild", "eights-unlimited",
+                                         "two-player-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -127,7 +131,10 @@ EIGHTS_UNLIMITED_RANDOM_TABLES = 40
                    "card (8s removed, 9s not wild or removed) and no draws at will, drawn "
                    "with --seed; eights-unlimited: the Crazy Eights presets with 3 players or "
                    "more and draw_rule=unlimited (three times), and "
-                   f"{EIGHTS_UNLIMITED_RANDOM_TABLES} such rule sets drawn with --seed.")
+                   f"{EIGHTS_UNLIMITED_RANDOM_TABLES} such rule sets drawn with --seed; "
+                   "two-player-at-will: the Crates presets with 2 players and draws at will "
+                   f"(three times), and {TWO_PLAYER_AT_WILL_RANDOM_TABLES} such rule sets "
+                   "drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -304,6 +311,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         partnerships_no_at_will_tables,
         three_player_tables,
         training_tables,
+        two_player_at_will_tables,
         two_player_tables,
     )
     from ..rules import Rules
@@ -324,7 +332,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES),
              "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES),
              "eights-unlimited": lambda: eights_unlimited_tables(
-                 seed, EIGHTS_UNLIMITED_RANDOM_TABLES)}
+                 seed, EIGHTS_UNLIMITED_RANDOM_TABLES),
+             "two-player-at-will": lambda: two_player_at_will_tables(
+                 seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
