@@ -20,8 +20,8 @@ from crates_sim.knob_space import (
     random_tables,
     spec,
     three_player_tables,
-    two_player_at_will_tables,
     training_tables,
+    two_player_at_will_tables,
     two_player_tables,
 )
 from crates_sim.rules import KNOBS, PRESETS, Rules
