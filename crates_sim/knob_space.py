@@ -263,6 +263,15 @@ def no_wild_tables(seed: int, n_random: int) -> list:
                                     and not has_wild_card(r)), seed, n_random)
 
 
+def no_wild_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables no-wild-at-will`: the tables of a round on Crates where no card is wild
+    and a seat may draw at will (no_wild_tables has none): n_random such rule sets, every
+    player count, with and without partnerships, drawn from the whole knob space with the
+    generator of `seed` (no preset is one: their 8s are wild)."""
+    return _where_tables(lambda r: (r.family == "crates" and r.knobs["draw_when_able"]
+                                    and not has_wild_card(r)), seed, n_random)
+
+
 def eights_unlimited_tables(seed: int, n_random: int) -> list:
     """`--tables eights-unlimited`: the tables of a round on Crazy Eights with 3 players or
     more where a seat draws as many cards as it likes (draw_rule=unlimited; the two-player

@@ -14,6 +14,7 @@ from crates_sim.knob_space import (
     every_table,
     focus_tables,
     has_wild_card,
+    no_wild_at_will_tables,
     no_wild_tables,
     partnership_tables,
     partnerships_no_at_will_tables,
@@ -166,6 +167,18 @@ def test_no_wild_tables_are_crates_tables_for_three_or_more_without_a_wild_card(
     drawn = [t for t in random_tables(4000, 11) if t.family == "crates" and t.players >= 3
              and not t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:4]
+
+
+def test_no_wild_at_will_tables_are_crates_tables_without_a_wild_card_with_draws_at_will():
+    """--tables no-wild-at-will: Crates rule sets with no wild card where a seat may draw at
+    will, every player count, in the order random_tables draws them (the others skipped)."""
+    tables = no_wild_at_will_tables(11, 6)
+    assert len(tables) == 6 and no_wild_at_will_tables(11, 6) == tables
+    assert all(t.family == "crates" and t.knobs["draw_when_able"] and not has_wild_card(t)
+               for t in tables)
+    drawn = [t for t in random_tables(8000, 11) if t.family == "crates"
+             and t.knobs["draw_when_able"] and not has_wild_card(t)]
+    assert tables == drawn[:6]
 
 
 def test_eights_unlimited_tables_are_crazy_eights_with_draws_at_will_and_three_or_more():

@@ -66,6 +66,9 @@ EIGHTS_UNLIMITED_RANDOM_TABLES = 40
 #: `--tables two-player-at-will`: the Crates presets with 2 players and draws at will
 #: (knob_space.two_player_at_will_tables) and this many such rule sets drawn with --seed
 TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
+#: `--tables no-wild-at-will`: this many Crates rule sets with no wild card and draws at
+#: will drawn with --seed (knob_space.no_wild_at_will_tables; no preset is one)
+NO_WILD_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -105,7 +108,7 @@ TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
                                          "two-player", "two-player-eights", "at-will",
                                          "three-player", "partnerships-no-at-will",
                                          "no-wild", "eights-unlimited",
-                                         "two-player-at-will"]),
+                                         "two-player-at-will", "no-wild-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -134,7 +137,9 @@ TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
                    f"{EIGHTS_UNLIMITED_RANDOM_TABLES} such rule sets drawn with --seed; "
                    "two-player-at-will: the Crates presets with 2 players and draws at will "
                    f"(three times), and {TWO_PLAYER_AT_WILL_RANDOM_TABLES} such rule sets "
-                   "drawn with --seed.")
+                   "drawn with --seed; no-wild-at-will: "
+                   f"{NO_WILD_AT_WILL_RANDOM_TABLES} Crates rule sets with no wild card and "
+                   "draws at will, every player count, drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -306,6 +311,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         eights_tables,
         eights_unlimited_tables,
         focus_tables,
+        no_wild_at_will_tables,
         no_wild_tables,
         partnership_tables,
         partnerships_no_at_will_tables,
@@ -334,7 +340,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "eights-unlimited": lambda: eights_unlimited_tables(
                  seed, EIGHTS_UNLIMITED_RANDOM_TABLES),
              "two-player-at-will": lambda: two_player_at_will_tables(
-                 seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES)}
+                 seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES),
+             "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
