@@ -315,6 +315,7 @@ def validation(spec: str, rules) -> str:
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
             EIGHTS_UNLIMITED_SET,
+            NO_WILD_AT_WILL_SET,
             NO_WILD_SET,
             PARTNERS_FIXED_SET,
             PARTNERS_SET,
@@ -369,6 +370,12 @@ def validation(spec: str, rules) -> str:
                                       "tables (adept:net=29), stronger there than the one "
                                       "trained across tables, head to head "
                                       "(docs/strategies.md, Crazy Eights with unlimited draws)",
+                NO_WILD_AT_WILL_SET: "on Crates rule sets in individual play with 2 to 4 "
+                                     "players, no wild card and draws at will it plays a "
+                                     "network refitted on such tables (adept:net=30), "
+                                     "stronger there than the others head to head, by 75 to "
+                                     "91 points with 2 players (docs/strategies.md, Tables "
+                                     "without a wild card where a seat may draw at will)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

@@ -264,7 +264,11 @@ N_TABLES = len(TABLES)
 #: plays on such tables with 3 or 4 players (WHERE_ROUTES); 29: the shipped set with its
 #: Crazy Eights network refitted on Crazy Eights tables with 3 players or more where a
 #: seat draws as many cards as it likes (`--tables eights-unlimited --start adept:net=0`),
-#: which the shipped set plays on those tables (WHERE_ROUTES). A file names
+#: which the shipped set plays on those tables (WHERE_ROUTES); 30: the shipped set with
+#: its Crates individual and partnership networks refitted on Crates tables with no wild
+#: card where a seat may draw at will, every player count (`--tables no-wild-at-will
+#: --start adept:net=0`, one round), which the shipped set plays on such tables in
+#: individual play with 2 to 4 players (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -277,7 +281,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
              "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
-             "adept-eights-unlimited.json")
+             "adept-eights-unlimited.json", "adept-no-wild-at-will.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -338,6 +342,9 @@ NO_WILD_SET = NET_FILES.index("adept-no-wild.json")
 #: the set that plays Crazy Eights rule sets with 3 players or more and draw_rule=unlimited
 #: (docs/strategies.md, "Crazy Eights with unlimited draws")
 EIGHTS_UNLIMITED_SET = NET_FILES.index("adept-eights-unlimited.json")
+#: the set that plays Crates rule sets with no wild card where a seat may draw at will
+#: (docs/strategies.md, "Tables without a wild card where a seat may draw at will")
+NO_WILD_AT_WILL_SET = NET_FILES.index("adept-no-wild-at-will.json")
 #: a Crates table with 3 or 4 players and no draws at will whose deck holds no wild card:
 #: the 8s removed (their first card's IN_DECK slot), and the 9s not wild (E_NONE) or
 #: removed; a route names slot values, so each player count and each way is a route
@@ -345,6 +352,13 @@ _NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE:
                   IN_DECK + 4 * R_8: 0, **nines}
                  for players in (3, 4)
                  for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+#: a Crates table in individual play with 2 to 4 players where a seat may draw at will and
+#: no card is wild (with 5 players, and in partnerships, the set won on some such tables
+#: and lost clearly on others head to head: not routed)
+_NO_WILD_AT_WILL = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNER: 0,
+                          K_DRAW_WHEN_ABLE: 1, IN_DECK + 4 * R_8: 0, **nines}
+                         for players in (2, 3, 4)
+                         for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
@@ -353,8 +367,11 @@ _NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE:
 #: draw_rule=unlimited EIGHTS_UNLIMITED_SET's, three-player Crates tables
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
 #: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
-#: without draws at will or a wild card NO_WILD_SET's.
-WHERE_ROUTES = (({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
+#: without draws at will or a wild card NO_WILD_SET's; first of all, Crates tables with
+#: no wild card where a seat may draw at will, in individual play with 2 to 4 players,
+#: NO_WILD_AT_WILL_SET's.
+WHERE_ROUTES = (*((slots_held, NO_WILD_AT_WILL_SET) for slots_held in _NO_WILD_AT_WILL),
+                ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_DRAW_RULE: DRAW_UNLIMITED}, EIGHTS_UNLIMITED_SET),
@@ -376,7 +393,7 @@ W0 = 4 + N_SLOTS
 #: when set 0 is not the shipped file), then each route's set of networks and the rules
 #: array (`Rules.to_array`) of its table, NaN in the slots a WHERE_ROUTES entry leaves open
 ROUTE_LEN = 1 + RULES_LEN
-MAX_ROUTES = 40
+MAX_ROUTES = 48
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 MAX_OPTIONS = 64
@@ -937,9 +954,10 @@ ADEPT_BUILTIN = Builtin(
     "partnership network refitted on Crates partnership tables, net=13; on "
     "two-player Crates rule sets a network refitted on them, net=23, on "
     "two-player Crazy Eights rule sets, net=24, and on Crazy Eights rule sets "
-    "with 3 players or more and unlimited draws, net=29; and net=26, 27 and 28 "
+    "with 3 players or more and unlimited draws, net=29; net=26, 27 and 28 "
     "on three-player, partnership and wild-card-free Crates rule sets without "
-    "draws at will), "
+    "draws at will; and net=30 on wild-card-free Crates rule sets in individual "
+    "play with 2 to 4 players and draws at will), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -1001,7 +1019,9 @@ ADEPT_BUILTIN = Builtin(
                                  "Crates tables without a wild card or draws at will, "
                                  "29 the shipped ones with the Crazy Eights network "
                                  "refitted on Crazy Eights tables of 3 players or "
-                                 "more with unlimited draws",
+                                 "more with unlimited draws, 30 the shipped ones with "
+                                 "both Crates networks refitted on Crates tables "
+                                 "without a wild card where a seat may draw at will",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -1022,7 +1042,9 @@ ADEPT_BUILTIN = Builtin(
                                    "net=27's, on Crates rule sets with 3 or 4 "
                                    "players, no wild card and no draws at will "
                                    "net=28's, and on Crazy Eights rule sets with 3 "
-                                   "players or more and unlimited draws net=29's; 0: "
+                                   "players or more and unlimited draws net=29's, and "
+                                   "on Crates rule sets in individual play with 2 to 4 "
+                                   "players, no wild card and draws at will net=30's; 0: "
                                    "net's own networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
