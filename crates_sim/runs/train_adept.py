@@ -291,7 +291,8 @@ def check_fit_memory(paths, r: int, out) -> None:
     held = (f"round {r}'s fit would hold about {need / 2**30:.1f} GiB of decisions (every "
             f"round's games so far) and this machine has {have / 2**30:.1f} GiB free")
     if r == 1:
-        raise CratesError(f"{held}: give fewer --games")
+        raise CratesError(f"{held}: run the same command again with more memory free (its "
+                          f"games are kept: it goes on at this fit), or give fewer --games")
     kept = "round 1 is kept" if r == 2 else f"rounds 1-{r - 1} are kept"
     raise CratesError(f"{held}: {kept}; run the same command again with more memory free "
                       f"(it goes on at this fit), or go on with a new run that starts from "
