@@ -109,7 +109,11 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after set 29's route: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after sets 30 and 31's routes: "
+                  "one Crates rule set with no wild card and draws at will for each player count "
+                  "and partnership setting, drawn by seed 11502, on seeds 60910-60914, 300 deals "
+                  "each, and two such two-player ones on seeds 60900 and 60901, 1,000 deals each; "
+                  "after set 29's route: "
                   "--tables drawn:10:11420 on seeds 60820-60829 with adept, 1,000 deals each; every "
                   "earlier row on a Crazy Eights rule set with 3 players or more and unlimited "
                   "draws again on its own seed, 1,000 deals each; after set 28's route: "
@@ -315,6 +319,7 @@ def validation(spec: str, rules) -> str:
     if _rule_reader(spec):
         from crates_sim.strategies.adept import (
             EIGHTS_UNLIMITED_SET,
+            NO_WILD_AT_WILL_2P_SET,
             NO_WILD_AT_WILL_SET,
             NO_WILD_SET,
             PARTNERS_FIXED_SET,
@@ -370,12 +375,19 @@ def validation(spec: str, rules) -> str:
                                       "tables (adept:net=29), stronger there than the one "
                                       "trained across tables, head to head "
                                       "(docs/strategies.md, Crazy Eights with unlimited draws)",
-                NO_WILD_AT_WILL_SET: "on Crates rule sets in individual play with 2 to 4 "
+                NO_WILD_AT_WILL_SET: "on Crates rule sets in individual play with 3 or 4 "
                                      "players, no wild card and draws at will it plays a "
                                      "network refitted on such tables (adept:net=30), "
-                                     "stronger there than the others head to head, by 75 to "
-                                     "91 points with 2 players (docs/strategies.md, Tables "
-                                     "without a wild card where a seat may draw at will)",
+                                     "stronger there than set 0's head to head (docs/"
+                                     "strategies.md, Tables without a wild card where a "
+                                     "seat may draw at will)",
+                NO_WILD_AT_WILL_2P_SET: "on Crates rule sets with 2 players, no wild card "
+                                        "and draws at will it plays a network refitted "
+                                        "two rounds on such tables (adept:net=31), where "
+                                        "the two-player network collapsed; still below "
+                                        "expert on some (docs/strategies.md, Tables "
+                                        "without a wild card where a seat may draw at "
+                                        "will)",
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)

@@ -268,7 +268,9 @@ N_TABLES = len(TABLES)
 #: its Crates individual and partnership networks refitted on Crates tables with no wild
 #: card where a seat may draw at will, every player count (`--tables no-wild-at-will
 #: --start adept:net=0`, one round), which the shipped set plays on such tables in
-#: individual play with 2 to 4 players (WHERE_ROUTES). A file names
+#: individual play with 3 or 4 players (WHERE_ROUTES); 31: set 30 refitted one round more
+#: on such tables (`--tables no-wild-at-will --start` set 30's file), which the shipped
+#: set plays on such tables with 2 players (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -281,7 +283,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-serbian-3p-wide.json", "adept-7.json", "adept-8.json",
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
              "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
-             "adept-eights-unlimited.json", "adept-no-wild-at-will.json")
+             "adept-eights-unlimited.json", "adept-no-wild-at-will.json",
+             "adept-no-wild-at-will-2.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -345,6 +348,9 @@ EIGHTS_UNLIMITED_SET = NET_FILES.index("adept-eights-unlimited.json")
 #: the set that plays Crates rule sets with no wild card where a seat may draw at will
 #: (docs/strategies.md, "Tables without a wild card where a seat may draw at will")
 NO_WILD_AT_WILL_SET = NET_FILES.index("adept-no-wild-at-will.json")
+#: the same with 2 players: set 30 after one round more (with 3 or 4 players that round
+#: won on some such tables and lost on others, head to head)
+NO_WILD_AT_WILL_2P_SET = NET_FILES.index("adept-no-wild-at-will-2.json")
 #: a Crates table with 3 or 4 players and no draws at will whose deck holds no wild card:
 #: the 8s removed (their first card's IN_DECK slot), and the 9s not wild (E_NONE) or
 #: removed; a route names slot values, so each player count and each way is a route
@@ -353,10 +359,11 @@ _NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE:
                  for players in (3, 4)
                  for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
 #: a Crates table in individual play with 2 to 4 players where a seat may draw at will and
-#: no card is wild (with 5 players, and in partnerships, the set won on some such tables
-#: and lost clearly on others head to head: not routed)
-_NO_WILD_AT_WILL = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNER: 0,
-                          K_DRAW_WHEN_ABLE: 1, IN_DECK + 4 * R_8: 0, **nines}
+#: no card is wild, and the set that plays it (with 5 players, and in partnerships, set 30
+#: won on some such tables and lost clearly on others head to head: not routed)
+_NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNER: 0,
+                           K_DRAW_WHEN_ABLE: 1, IN_DECK + 4 * R_8: 0, **nines},
+                          NO_WILD_AT_WILL_2P_SET if players == 2 else NO_WILD_AT_WILL_SET)
                          for players in (2, 3, 4)
                          for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
@@ -368,9 +375,9 @@ _NO_WILD_AT_WILL = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNER
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
 #: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
 #: without draws at will or a wild card NO_WILD_SET's; first of all, Crates tables with
-#: no wild card where a seat may draw at will, in individual play with 2 to 4 players,
-#: NO_WILD_AT_WILL_SET's.
-WHERE_ROUTES = (*((slots_held, NO_WILD_AT_WILL_SET) for slots_held in _NO_WILD_AT_WILL),
+#: no wild card where a seat may draw at will, in individual play with 3 or 4 players,
+#: NO_WILD_AT_WILL_SET's, and with 2 NO_WILD_AT_WILL_2P_SET's.
+WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
@@ -956,8 +963,8 @@ ADEPT_BUILTIN = Builtin(
     "two-player Crazy Eights rule sets, net=24, and on Crazy Eights rule sets "
     "with 3 players or more and unlimited draws, net=29; net=26, 27 and 28 "
     "on three-player, partnership and wild-card-free Crates rule sets without "
-    "draws at will; and net=30 on wild-card-free Crates rule sets in individual "
-    "play with 2 to 4 players and draws at will), "
+    "draws at will; and net=30 and 31 on wild-card-free Crates rule sets in "
+    "individual play with 3 or 4 and with 2 players and draws at will), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -1021,7 +1028,8 @@ ADEPT_BUILTIN = Builtin(
                                  "refitted on Crazy Eights tables of 3 players or "
                                  "more with unlimited draws, 30 the shipped ones with "
                                  "both Crates networks refitted on Crates tables "
-                                 "without a wild card where a seat may draw at will",
+                                 "without a wild card where a seat may draw at will, "
+                                 "31 net=30 after one round more there",
                   whole=True),
      "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -1043,8 +1051,9 @@ ADEPT_BUILTIN = Builtin(
                                    "players, no wild card and no draws at will "
                                    "net=28's, and on Crazy Eights rule sets with 3 "
                                    "players or more and unlimited draws net=29's, and "
-                                   "on Crates rule sets in individual play with 2 to 4 "
-                                   "players, no wild card and draws at will net=30's; 0: "
+                                   "on Crates rule sets in individual play with 3 or 4 "
+                                   "players, no wild card and draws at will net=30's, "
+                                   "with 2 net=31's; 0: "
                                    "net's own networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "

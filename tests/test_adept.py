@@ -843,9 +843,9 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("very-crazy-eights", 4, draw_rule="one"), None))),
     # set 30 (adept-no-wild-at-will.json): `--tables no-wild-at-will --start adept:net=0
     # --refit crates-individual --refit crates-partnerships`, one round; on Crates tables in
-    # individual play with 2 to 4 players, no wild card and draws at will
+    # individual play with 3 or 4 players, no wild card and draws at will (set 31 with 2)
     (30, 0, ("crates-individual", "crates-partnerships"), (
-        (Rules.preset("league", 2, remove_ranks="8", nine_wild=False, draw_when_able=True), 30),
+        (Rules.preset("league", 2, remove_ranks="8", nine_wild=False, draw_when_able=True), 31),
         (Rules.preset("classic", 3, remove_ranks="89", draw_when_able=True), 30),
         (Rules.preset("serbian", 4, partnerships=False, remove_ranks="8", nine_wild=False,
                       draw_when_able=True), 30),
@@ -853,15 +853,23 @@ def test_the_partnership_round_changed_only_the_partnership_network():
                       draw_when_able=True), 13),  # partnerships: set 13 there
         (Rules.preset("classic", 5, remove_ranks="89", draw_when_able=True), None),  # five
         (Rules.preset("league", 2, remove_ranks="8", draw_when_able=True), 23),  # wild 9s
-        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 28)))])  # not at will
+        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 28))),  # not at will
+    # set 31 (adept-no-wild-at-will-2.json): set 30 after one round more on the same kind of
+    # table (`--start` set 30's file, seed 11514); on them with 2 players
+    (31, 30, ("crates-individual", "crates-partnerships"), (
+        (Rules.preset("classic", 2, remove_ranks="89", draw_when_able=True), 31),
+        (Rules.preset("serbian", 2, remove_ranks="8", nine_wild=False, draw_when_able=True), 31),
+        (Rules.preset("classic", 3, remove_ranks="89", draw_when_able=True), 30),
+        (Rules.preset("classic", 2, remove_ranks="89"), 23)))])  # not at will
 def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
-    """Sets 26 to 30 are a shipped set with one or two networks refitted (`crates train
+    """Sets 26 to 31 are a shipped set with one or two networks refitted (`crates train
     --player adept --tables three-player|partnerships-no-at-will|no-wild|eights-unlimited|
     no-wild-at-will --start adept:net=K`): the other kinds' networks are the start's weight for weight, and
     the shipped set plays the set on the tables its WHERE_ROUTES entries name."""
     assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET,
-            A.EIGHTS_UNLIMITED_SET, A.NO_WILD_AT_WILL_SET) == (26, 27, 28, 29, 30)
+            A.EIGHTS_UNLIMITED_SET, A.NO_WILD_AT_WILL_SET,
+            A.NO_WILD_AT_WILL_2P_SET) == (26, 27, 28, 29, 30, 31)
     started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
     for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - set(refit):
         assert all(np.array_equal(started[kind][k], refitted[kind][k]) for k in started[kind]), kind
@@ -1001,7 +1009,7 @@ def _totals(rules, spec, games=3):
     ("crazy-eights", 5, {"draw_rule": "unlimited"}, 29),
     ("very-crazy-eights", 3, {"draw_rule": "unlimited", "draw_when_able": False}, 29),
     # Crates individual play with 2 to 4 players, no wild card and draws at will: that round's
-    ("league", 2, {"remove_ranks": "8", "nine_wild": False, "draw_when_able": True}, 30),
+    ("league", 2, {"remove_ranks": "8", "nine_wild": False, "draw_when_able": True}, 31),
     ("classic", 4, {"partnerships": False, "remove_ranks": "89", "draw_when_able": True}, 30),
     # Crates partnerships with draws at will (WHERE_ROUTES): the partnership round's network
     ("classic", 4, {"draw_when_able": True}, 13),
