@@ -345,27 +345,28 @@ NO_WILD_SET = NET_FILES.index("adept-no-wild.json")
 #: the set that plays Crazy Eights rule sets with 3 players or more and draw_rule=unlimited
 #: (docs/strategies.md, "Crazy Eights with unlimited draws")
 EIGHTS_UNLIMITED_SET = NET_FILES.index("adept-eights-unlimited.json")
-#: the set that plays Crates rule sets with no wild card where a seat may draw at will
-#: (docs/strategies.md, "Tables without a wild card where a seat may draw at will")
+#: the set that plays Crates rule sets in individual play with 3 or 4 players, no wild
+#: card and draws at will (docs/strategies.md, "Tables without a wild card where a seat
+#: may draw at will")
 NO_WILD_AT_WILL_SET = NET_FILES.index("adept-no-wild-at-will.json")
 #: the same with 2 players: set 30 after one round more (with 3 or 4 players that round
 #: won on some such tables and lost on others, head to head)
 NO_WILD_AT_WILL_2P_SET = NET_FILES.index("adept-no-wild-at-will-2.json")
-#: a Crates table with 3 or 4 players and no draws at will whose deck holds no wild card:
-#: the 8s removed (their first card's IN_DECK slot), and the 9s not wild (E_NONE) or
-#: removed; a route names slot values, so each player count and each way is a route
-_NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
-                  IN_DECK + 4 * R_8: 0, **nines}
-                 for players in (3, 4)
-                 for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+#: the two ways a Crates deck holds no wild card: the 8s removed (their first card's IN_DECK
+#: slot), and the 9s not wild (E_NONE) or removed; a route names slot values, so each way
+#: (and each player count) is a route of its own. _NO_WILD: such a table with 3 or 4
+#: players and no draws at will
+_NO_WILD_DECKS = tuple({IN_DECK + 4 * R_8: 0, **nines}
+                       for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+_NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0, **deck}
+                 for players in (3, 4) for deck in _NO_WILD_DECKS)
 #: a Crates table in individual play with 2 to 4 players where a seat may draw at will and
 #: no card is wild, and the set that plays it (with 5 players, and in partnerships, set 30
 #: won on some such tables and lost clearly on others head to head: not routed)
 _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNER: 0,
-                           K_DRAW_WHEN_ABLE: 1, IN_DECK + 4 * R_8: 0, **nines},
+                           K_DRAW_WHEN_ABLE: 1, **deck},
                           NO_WILD_AT_WILL_2P_SET if players == 2 else NO_WILD_AT_WILL_SET)
-                         for players in (2, 3, 4)
-                         for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+                         for players in (2, 3, 4) for deck in _NO_WILD_DECKS)
 #: routes by what a table does rather than by which table it is, taken after ROUTES:
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
