@@ -608,6 +608,7 @@ def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, famil
                               "1", "-q", "--out", str(tmp_path / "e"),
                               *(["--refit", refit] if family != "eights" else [])])
     assert res.exit_code == 0, res.output
+    assert "a set of its own: cp " in res.output and "strategies/adept.json" not in res.output
     out, before = A.read_weights(tmp_path / "e" / "adept.json"), A.read_weights(start)
     for name in kept:
         assert all(np.array_equal(out[name][k], before[name][k]) for k in out[name]), name

@@ -377,7 +377,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                    f"are kept in {out}; run the same command again to resume where it "
                    f"stopped.", err=True)
         sys.exit(130)
-    click.echo(f"{len(res['rounds'])} rounds in {res['wall']:.1f} s")
+    n = len(res["rounds"])
+    click.echo(f"{n} round{'' if n == 1 else 's'} in {res['wall']:.1f} s")
     for m, run in enumerate(res.get("members", [res])):
         if members > 1:
             click.echo(f"member {m}:")
@@ -387,4 +388,10 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                 click.echo(f"  {name}: held-out regret {h['regret']:.2f} points a decision, "
                            f"agreement with the teacher {h['agreement']:.1%} "
                            f"({h['decisions']:,} decisions)")
-    click.echo(f"networks: {out}/adept.json (ship them: cp {out}/adept.json strategies/adept.json)")
+    if start is None:
+        click.echo(f"networks: {out}/adept.json (ship them: cp {out}/adept.json "
+                   f"strategies/adept.json)")
+    else:  # a refit of a set: shipped as a set of its own, played where a route sends it
+        click.echo(f"networks: {out}/adept.json (a set of its own: cp {out}/adept.json "
+                   f"strategies/adept-NAME.json, then name it in adept.NET_FILES and route "
+                   f"it: docs/strategies.md, Routes)")
