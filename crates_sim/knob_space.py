@@ -272,6 +272,16 @@ def no_wild_at_will_tables(seed: int, n_random: int) -> list:
                                     and not has_wild_card(r)), seed, n_random)
 
 
+def two_player_no_wild_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables two-player-no-wild-at-will`: no_wild_at_will_tables' kind of table with 2
+    players alone (the race for the stock's pressures with no card to change the suit,
+    where two-player adept lost to expert by 79 to 90 points): n_random such rule sets drawn
+    from the whole knob space with the generator of `seed` (no preset is one)."""
+    return _where_tables(lambda r: (r.family == "crates" and r.players == 2
+                                    and r.knobs["draw_when_able"]
+                                    and not has_wild_card(r)), seed, n_random)
+
+
 def eights_unlimited_tables(seed: int, n_random: int) -> list:
     """`--tables eights-unlimited`: the tables of a round on Crazy Eights with 3 players or
     more where a seat draws as many cards as it likes (draw_rule=unlimited; the two-player

@@ -23,6 +23,7 @@ from crates_sim.knob_space import (
     three_player_tables,
     training_tables,
     two_player_at_will_tables,
+    two_player_no_wild_at_will_tables,
     two_player_tables,
 )
 from crates_sim.rules import KNOBS, PRESETS, Rules
@@ -179,6 +180,16 @@ def test_no_wild_at_will_tables_are_crates_tables_without_a_wild_card_with_draws
     drawn = [t for t in random_tables(8000, 11) if t.family == "crates"
              and t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:6]
+
+
+def test_two_player_no_wild_at_will_tables_keep_only_two_player_ones():
+    """--tables two-player-no-wild-at-will: the same kind of table with 2 players alone, in
+    the order random_tables draws them (the others skipped)."""
+    tables = two_player_no_wild_at_will_tables(11, 3)
+    assert len(tables) == 3 and two_player_no_wild_at_will_tables(11, 3) == tables
+    drawn = [t for t in random_tables(40000, 11) if t.family == "crates" and t.players == 2
+             and t.knobs["draw_when_able"] and not has_wild_card(t)]
+    assert tables == drawn[:3]
 
 
 def test_eights_unlimited_tables_are_crazy_eights_with_draws_at_will_and_three_or_more():

@@ -69,6 +69,9 @@ TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
 #: `--tables no-wild-at-will`: this many Crates rule sets with no wild card and draws at
 #: will drawn with --seed (knob_space.no_wild_at_will_tables; no preset is one)
 NO_WILD_AT_WILL_RANDOM_TABLES = 40
+#: `--tables two-player-no-wild-at-will`: this many two-player Crates rule sets with no
+#: wild card and draws at will drawn with --seed (knob_space.two_player_no_wild_at_will_tables)
+TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -108,7 +111,8 @@ NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "two-player", "two-player-eights", "at-will",
                                          "three-player", "partnerships-no-at-will",
                                          "no-wild", "eights-unlimited",
-                                         "two-player-at-will", "no-wild-at-will"]),
+                                         "two-player-at-will", "no-wild-at-will",
+                                         "two-player-no-wild-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -139,7 +143,9 @@ NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    f"(three times), and {TWO_PLAYER_AT_WILL_RANDOM_TABLES} such rule sets "
                    "drawn with --seed; no-wild-at-will: "
                    f"{NO_WILD_AT_WILL_RANDOM_TABLES} Crates rule sets with no wild card and "
-                   "draws at will, every player count, drawn with --seed.")
+                   "draws at will, every player count, drawn with --seed; "
+                   f"two-player-no-wild-at-will: {TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES} "
+                   "such rule sets with 2 players, drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -318,6 +324,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         three_player_tables,
         training_tables,
         two_player_at_will_tables,
+        two_player_no_wild_at_will_tables,
         two_player_tables,
     )
     from ..rules import Rules
@@ -341,7 +348,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  seed, EIGHTS_UNLIMITED_RANDOM_TABLES),
              "two-player-at-will": lambda: two_player_at_will_tables(
                  seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES),
-             "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES)}
+             "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES),
+             "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
+                 seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
