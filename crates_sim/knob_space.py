@@ -268,8 +268,13 @@ def no_wild_at_will_tables(seed: int, n_random: int) -> list:
     and a seat may draw at will (no_wild_tables has none): n_random such rule sets, every
     player count, with and without partnerships, drawn from the whole knob space with the
     generator of `seed` (no preset is one: their 8s are wild)."""
-    return _where_tables(lambda r: (r.family == "crates" and r.knobs["draw_when_able"]
-                                    and not has_wild_card(r)), seed, n_random)
+    return _where_tables(_no_wild_at_will, seed, n_random)
+
+
+def _no_wild_at_will(rules: Rules) -> bool:
+    """Whether `rules` is a Crates table with no wild card where a seat may draw at will."""
+    return (rules.family == "crates" and rules.knobs["draw_when_able"]
+            and not has_wild_card(rules))
 
 
 def two_player_no_wild_at_will_tables(seed: int, n_random: int) -> list:
@@ -277,9 +282,15 @@ def two_player_no_wild_at_will_tables(seed: int, n_random: int) -> list:
     players alone (the race for the stock's pressures with no card to change the suit,
     where two-player adept lost to expert by 79 to 90 points): n_random such rule sets drawn
     from the whole knob space with the generator of `seed` (no preset is one)."""
-    return _where_tables(lambda r: (r.family == "crates" and r.players == 2
-                                    and r.knobs["draw_when_able"]
-                                    and not has_wild_card(r)), seed, n_random)
+    return _where_tables(lambda r: r.players == 2 and _no_wild_at_will(r), seed, n_random)
+
+
+def partnerships_no_wild_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables partnerships-no-wild-at-will`: no_wild_at_will_tables' kind of table with 4
+    players in partnerships alone (where adept lost to expert by 48 points): n_random such
+    rule sets drawn from the whole knob space with the generator of `seed` (no preset is
+    one)."""
+    return _where_tables(lambda r: r.partnerships and _no_wild_at_will(r), seed, n_random)
 
 
 def eights_unlimited_tables(seed: int, n_random: int) -> list:

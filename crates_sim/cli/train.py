@@ -72,6 +72,9 @@ NO_WILD_AT_WILL_RANDOM_TABLES = 40
 #: `--tables two-player-no-wild-at-will`: this many two-player Crates rule sets with no
 #: wild card and draws at will drawn with --seed (knob_space.two_player_no_wild_at_will_tables)
 TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
+#: `--tables partnerships-no-wild-at-will`: the same with 4 players in partnerships
+#: (knob_space.partnerships_no_wild_at_will_tables)
+PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -112,7 +115,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "three-player", "partnerships-no-at-will",
                                          "no-wild", "eights-unlimited",
                                          "two-player-at-will", "no-wild-at-will",
-                                         "two-player-no-wild-at-will"]),
+                                         "two-player-no-wild-at-will",
+                                         "partnerships-no-wild-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -145,7 +149,10 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    f"{NO_WILD_AT_WILL_RANDOM_TABLES} Crates rule sets with no wild card and "
                    "draws at will, every player count, drawn with --seed; "
                    f"two-player-no-wild-at-will: {TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES} "
-                   "such rule sets with 2 players, drawn with --seed.")
+                   "such rule sets with 2 players, drawn with --seed; "
+                   "partnerships-no-wild-at-will: "
+                   f"{PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES} such rule sets with 4 "
+                   "players in partnerships, drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -321,6 +328,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         no_wild_tables,
         partnership_tables,
         partnerships_no_at_will_tables,
+        partnerships_no_wild_at_will_tables,
         three_player_tables,
         training_tables,
         two_player_at_will_tables,
@@ -350,7 +358,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES),
              "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES),
              "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
-                 seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES)}
+                 seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES),
+             "partnerships-no-wild-at-will": lambda: partnerships_no_wild_at_will_tables(
+                 seed, PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
