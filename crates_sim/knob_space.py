@@ -245,6 +245,17 @@ def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
                                     and not r.knobs["draw_when_able"]), seed, n_random)
 
 
+def partnerships_at_will_tables(seed: int, n_random: int) -> list:
+    """`--tables partnerships-at-will`: the tables of a round on Crates partnerships where
+    a seat may draw at will (partnership_tables mixes both ways): each Crates preset with
+    4 players in partnerships and draw_when_able, FAMILY_PRESET_REPEATS times; then
+    n_random such rule sets drawn from the whole knob space with the generator of `seed`
+    (random_tables' draws, the others skipped)."""
+    return _with_knobs_tables({"draw_when_able": True}, lambda r: (
+        r.family == "crates" and r.players == 4 and r.partnerships
+        and r.knobs["draw_when_able"]), seed, n_random)
+
+
 def has_wild_card(rules: Rules) -> bool:
     """Whether a card of the deck is wild, as the kernels' per-card tables say (an 8, or a
     Crates 9 where nine_wild, not taken out by remove_ranks)."""

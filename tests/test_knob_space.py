@@ -17,6 +17,7 @@ from crates_sim.knob_space import (
     no_wild_at_will_tables,
     no_wild_tables,
     partnership_tables,
+    partnerships_at_will_tables,
     partnerships_no_at_will_tables,
     partnerships_no_wild_at_will_tables,
     random_tables,
@@ -201,6 +202,20 @@ def test_partnerships_no_wild_at_will_tables_keep_only_partnership_ones():
     drawn = [t for t in random_tables(40000, 11) if t.family == "crates" and t.partnerships
              and t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:3]
+
+
+def test_partnerships_at_will_tables_are_crates_partnerships_with_draws_at_will():
+    """--tables partnerships-at-will: each Crates preset with 4 players in partnerships and
+    draw_when_able, three times, then such rule sets in the order random_tables draws them
+    (the others skipped)."""
+    tables = partnerships_at_will_tables(11, 4)
+    assert all(t.family == "crates" and t.players == 4 and t.partnerships
+               and t.knobs["draw_when_able"] for t in tables)
+    assert tables[:-4] == [Rules.preset(name, 4, partnerships=True, draw_when_able=True)
+                           for name in ("classic", "league", "serbian")] * FAMILY_PRESET_REPEATS
+    drawn = [t for t in random_tables(2000, 11) if t.family == "crates" and t.partnerships
+             and t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4]
 
 
 def test_eights_unlimited_tables_are_crazy_eights_with_draws_at_will_and_three_or_more():

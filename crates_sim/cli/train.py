@@ -56,6 +56,10 @@ THREE_PLAYER_RANDOM_TABLES = 40
 #: (knob_space.partnerships_no_at_will_tables) and this many such rule sets without draws
 #: at will drawn with --seed
 NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
+#: `--tables partnerships-at-will`: the Crates presets with 4 players in partnerships and
+#: draws at will (knob_space.partnerships_at_will_tables) and this many such rule sets
+#: drawn with --seed
+AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
 #: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
 #: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
 NO_WILD_RANDOM_TABLES = 40
@@ -116,7 +120,8 @@ PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "no-wild", "eights-unlimited",
                                          "two-player-at-will", "no-wild-at-will",
                                          "two-player-no-wild-at-will",
-                                         "partnerships-no-wild-at-will"]),
+                                         "partnerships-no-wild-at-will",
+                                         "partnerships-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -152,7 +157,10 @@ PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "such rule sets with 2 players, drawn with --seed; "
                    "partnerships-no-wild-at-will: "
                    f"{PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES} such rule sets with 4 "
-                   "players in partnerships, drawn with --seed.")
+                   "players in partnerships, drawn with --seed; partnerships-at-will: the "
+                   "Crates presets with 4 players in partnerships and draws at will (three "
+                   f"times), and {AT_WILL_PARTNERSHIP_RANDOM_TABLES} such rule sets drawn "
+                   "with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -327,6 +335,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         no_wild_at_will_tables,
         no_wild_tables,
         partnership_tables,
+        partnerships_at_will_tables,
         partnerships_no_at_will_tables,
         partnerships_no_wild_at_will_tables,
         three_player_tables,
@@ -360,7 +369,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
                  seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES),
              "partnerships-no-wild-at-will": lambda: partnerships_no_wild_at_will_tables(
-                 seed, PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES)}
+                 seed, PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES),
+             "partnerships-at-will": lambda: partnerships_at_will_tables(
+                 seed, AT_WILL_PARTNERSHIP_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
