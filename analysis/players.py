@@ -110,6 +110,7 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
                   "adept,expert` (or adept:stock=4,expert) folders (after sets 30 and 31's routes: "
+                  "--tables drawn:10:11610 on seeds 61100-61109 with adept, 1,000 deals each; "
                   "one Crates rule set with no wild card and draws at will for each player count "
                   "and partnership setting, drawn by seed 11502, on seeds 60910-60914, 300 deals "
                   "each, and two such two-player ones on seeds 60900 and 60901, 1,000 deals each; "
