@@ -355,25 +355,6 @@ def test_the_pressure_features_price_the_draws_an_option_makes():
     assert ctx["stock_empty"] == 0.0
 
 
-def test_the_streak_inputs_count_pressures_past_the_cost_inputs_cap():
-    """my_pressure and the others stop at a streak of 8 (1,280 points); the streak inputs
-    tell a streak of 9 from one of 12, for my seat and the next three."""
-    from crates_sim.cards import O_PER_SEAT, O_SEATS, OS_PRESS_K
-    from crates_sim.view import seat_after
-
-    d = _first_decision()
-    obs = d.obs.copy()
-    me = obs[A.O_SEAT]
-    for k, streak in enumerate((9, 12, 2, 40)):
-        q = me if k == 0 else seat_after(obs, k)
-        obs[O_SEATS + q * O_PER_SEAT + OS_PRESS_K] = streak
-    _, ctx = _option_row(d, obs, d.options[0])
-    assert ctx["my_pressure"] == ctx["next1_pressure"] == A.PRESSURE_CAP  # alike
-    assert ctx["my_streak"] == pytest.approx(9 / 8) and ctx["next1_streak"] == pytest.approx(1.5)
-    assert ctx["next2_streak"] == pytest.approx(0.25)
-    assert ctx["next3_streak"] == pytest.approx(A.STREAK_CAP / 8)  # capped
-
-
 #: (turns, sha256 of the totals' JSON) of 12 games of seed 5 between the first networks'
 #: adept, adept:temp=3, adept, adept:three=40, recorded with the code of commit e0dffed
 #: (before the pressure inputs): adept:net=1 must keep playing those games
