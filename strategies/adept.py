@@ -195,19 +195,8 @@ CONTEXT_FEATURES = (
     "standing", "hand_points", "my_pressure", "next1_pressure", "next2_pressure",
     "next3_pressure", "stock_empty", "next1_voids_seen", "next2_voids_seen",
     "next3_voids_seen", "wilds_unseen",
-) + ("my_streak", "next1_streak", "next2_streak", "next3_streak") + HAND_CONTEXT_FEATURES \
-    + RULE_CONTEXT_FEATURES
+) + HAND_CONTEXT_FEATURES + RULE_CONTEXT_FEATURES
 N_CONTEXT = len(CONTEXT_FEATURES)
-#: where the pressure streaks begin in the decision's row: mine, then the next three
-#: seats', each the seat's (or side's) pressures so far in STREAK_SCALE (its next one
-#: costs 5 * 2**streak points). my_pressure and the others count the cost in points and
-#: stop at PRESSURE_CAP, a streak of 8; past it every seat looked the same, and there
-#: the gap to expert is widest (docs/strategies.md, "Where the gap to expert comes
-#: from"). Networks before these inputs have zero weights for them (`read_weights`).
-STREAK_AT = CONTEXT_FEATURES.index("my_streak")
-STREAK_SCALE = 8.0
-#: a streak counts up to this many pressures (3 in STREAK_SCALE; a game has seen 29)
-STREAK_CAP = 24
 #: where the rules' inputs begin in the decision's row
 RULE_CONTEXT_AT = N_CONTEXT - len(RULE_CONTEXT_FEATURES)
 #: where my hand's inputs begin in the decision's row
@@ -793,11 +782,6 @@ def context_row(obs, hand, options, c0, c1, c2, c3, c4, points, wilds_unseen, ou
             out[at + 25 + k] = pressure_cost(obs, seat_after(obs, k))
     out[at + 29] = 1.0 if obs[O_STOCK_N] == 0 else 0.0
     out[at + 33] = wilds_unseen
-    out[at + STREAK_AT] = min(pressure_streak(obs, obs[O_SEAT]), STREAK_CAP) / STREAK_SCALE
-    for k in range(1, 4):
-        if k < players:
-            q = seat_after(obs, k)
-            out[at + STREAK_AT + k] = min(pressure_streak(obs, q), STREAK_CAP) / STREAK_SCALE
     hand_context(hand, out, at + HAND_CONTEXT_AT)
     rule_context(obs, out, at + RULE_CONTEXT_AT)
 
