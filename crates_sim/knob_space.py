@@ -296,14 +296,6 @@ def two_player_no_wild_at_will_tables(seed: int, n_random: int) -> list:
     return _where_tables(lambda r: r.players == 2 and _no_wild_at_will(r), seed, n_random)
 
 
-def partnerships_no_wild_at_will_tables(seed: int, n_random: int) -> list:
-    """`--tables partnerships-no-wild-at-will`: no_wild_at_will_tables' kind of table with 4
-    players in partnerships alone (where adept lost to expert by 48 points): n_random such
-    rule sets drawn from the whole knob space with the generator of `seed` (no preset is
-    one)."""
-    return _where_tables(lambda r: r.partnerships and _no_wild_at_will(r), seed, n_random)
-
-
 def eights_unlimited_tables(seed: int, n_random: int) -> list:
     """`--tables eights-unlimited`: the tables of a round on Crazy Eights with 3 players or
     more where a seat draws as many cards as it likes (draw_rule=unlimited; the two-player

@@ -19,7 +19,6 @@ from crates_sim.knob_space import (
     partnership_tables,
     partnerships_at_will_tables,
     partnerships_no_at_will_tables,
-    partnerships_no_wild_at_will_tables,
     random_tables,
     spec,
     three_player_tables,
@@ -190,16 +189,6 @@ def test_two_player_no_wild_at_will_tables_keep_only_two_player_ones():
     tables = two_player_no_wild_at_will_tables(11, 3)
     assert len(tables) == 3 and two_player_no_wild_at_will_tables(11, 3) == tables
     drawn = [t for t in random_tables(40000, 11) if t.family == "crates" and t.players == 2
-             and t.knobs["draw_when_able"] and not has_wild_card(t)]
-    assert tables == drawn[:3]
-
-
-def test_partnerships_no_wild_at_will_tables_keep_only_partnership_ones():
-    """--tables partnerships-no-wild-at-will: the same kind of table with 4 players in
-    partnerships alone, in the order random_tables draws them (the others skipped)."""
-    tables = partnerships_no_wild_at_will_tables(11, 3)
-    assert len(tables) == 3 and all(t.players == 4 for t in tables)
-    drawn = [t for t in random_tables(40000, 11) if t.family == "crates" and t.partnerships
              and t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:3]
 

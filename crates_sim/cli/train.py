@@ -76,9 +76,6 @@ NO_WILD_AT_WILL_RANDOM_TABLES = 40
 #: `--tables two-player-no-wild-at-will`: this many two-player Crates rule sets with no
 #: wild card and draws at will drawn with --seed (knob_space.two_player_no_wild_at_will_tables)
 TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
-#: `--tables partnerships-no-wild-at-will`: the same with 4 players in partnerships
-#: (knob_space.partnerships_no_wild_at_will_tables)
-PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -120,7 +117,6 @@ PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "no-wild", "eights-unlimited",
                                          "two-player-at-will", "no-wild-at-will",
                                          "two-player-no-wild-at-will",
-                                         "partnerships-no-wild-at-will",
                                          "partnerships-at-will"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
@@ -154,10 +150,7 @@ PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    f"{NO_WILD_AT_WILL_RANDOM_TABLES} Crates rule sets with no wild card and "
                    "draws at will, every player count, drawn with --seed; "
                    f"two-player-no-wild-at-will: {TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES} "
-                   "such rule sets with 2 players, drawn with --seed; "
-                   "partnerships-no-wild-at-will: "
-                   f"{PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES} such rule sets with 4 "
-                   "players in partnerships, drawn with --seed; partnerships-at-will: the "
+                   "such rule sets with 2 players, drawn with --seed; partnerships-at-will: the "
                    "Crates presets with 4 players in partnerships and draws at will (three "
                    f"times), and {AT_WILL_PARTNERSHIP_RANDOM_TABLES} such rule sets drawn "
                    "with --seed.")
@@ -337,7 +330,6 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         partnership_tables,
         partnerships_at_will_tables,
         partnerships_no_at_will_tables,
-        partnerships_no_wild_at_will_tables,
         three_player_tables,
         training_tables,
         two_player_at_will_tables,
@@ -368,8 +360,6 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES),
              "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
                  seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES),
-             "partnerships-no-wild-at-will": lambda: partnerships_no_wild_at_will_tables(
-                 seed, PARTNERSHIPS_NO_WILD_AT_WILL_RANDOM_TABLES),
              "partnerships-at-will": lambda: partnerships_at_will_tables(
                  seed, AT_WILL_PARTNERSHIP_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
