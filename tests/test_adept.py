@@ -1063,6 +1063,21 @@ def test_routes_off_play_the_shipped_set_everywhere():
     assert A.route_of(Rules.preset("classic", 4, draw_when_able=True)) == A.PARTNERS_SET
 
 
+def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots():
+    buf = A.weights_buffer()
+    first = A.ROUTES_AT + 1
+    assert buf[first + 1] == -1  # ROUTES[0], a preset's table: the dense layout
+    where = first + len(A.ROUTES) * A.ROUTE_LEN  # WHERE_ROUTES[0]: its (slot, value) pairs
+    named = sorted(A.WHERE_ROUTES[0][0].items())
+    assert buf[where + 1] == len(named)
+    pairs = buf[where + 2:where + 2 + 2 * len(named)]
+    assert [(int(k), v) for k, v in zip(pairs[::2], pairs[1::2], strict=True)] == named
+    # who deals first is never checked (ROUTE_IGNORES): the preset's route still holds
+    assert A.route_of(Rules.preset("classic", 4, partnerships=False,
+                                   first_dealer="random")) == 3
+    assert A.route_of(Rules.preset("classic", 4, partnerships=False, spare_three=5)) != 3
+
+
 def test_the_hint_scores_with_the_routed_network():
     from crates_sim.play.step import Table
 
