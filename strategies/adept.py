@@ -1084,10 +1084,16 @@ ADEPT_BUILTIN = Builtin(
                                   "never): where few wild cards run the stock dry again "
                                   "and again, who draws it dry takes the doubling "
                                   "pressures",
-                  whole=True)},
+                  whole=True),
+     "depth": Param(15.0, 0.0, 100_000.0, "turns each rollout of a searched decision "
+                                          "(search, stock or dry) plays before it is cut "
+                                          "and valued, as expert's depth (15, expert's; "
+                                          "0: to the hand's end): depth=6 with samples=8 "
+                                          "costs about a third of the default rollouts",
+                    whole=True)},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH) = slots(ADEPT_BUILTIN)
 
 
 @kernel

@@ -66,6 +66,7 @@ from crates_sim.engine import engine_nb as E
 from crates_sim.engine.indirect import float_array_at
 from crates_sim.params import FORGET, N_PARAMS, Builtin, Param, slots
 from crates_sim.strategies.adept import (
+    ADEPT_DEPTH,
     ADEPT_DRY,
     ADEPT_FORGET,
     ADEPT_SAMPLES,
@@ -428,7 +429,8 @@ def adept_search_entry(G, seat, n_options):
     never compiles it): a card decision taken while an opponent holds K cards or fewer, one
     that offers a draw beside a card while the stock holds S cards or fewer, or any taken
     while it holds D or fewer (Crates), is expert's search with `samples` deals; every other
-    decision is plain adept's (`adept_entry`)."""
+    decision is plain adept's (`adept_entry`). The search is expert's with adept's samples,
+    depth, forget and three."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     quick = unsearched_choice(params[ADEPT_FORGET], obs, hand, options, rng)  # as adept's
     if quick >= 0:
@@ -436,10 +438,11 @@ def adept_search_entry(G, seat, n_options):
     if (near_hand_end(obs, params[ADEPT_SEARCH])
             or draw_near_empty(obs, options, params[ADEPT_STOCK])
             or stock_near_empty(obs, options, params[ADEPT_DRY])):
-        row = np.zeros(N_PARAMS)  # expert's defaults but samples, forget and three
+        row = np.zeros(N_PARAMS)  # expert's defaults but samples, depth, forget and three
         for j in range(len(EXPERT_DEFAULTS)):
             row[j] = EXPERT_DEFAULTS[j]
         row[EXPERT_SAMPLES] = params[ADEPT_SAMPLES]
+        row[EXPERT_DEPTH] = params[ADEPT_DEPTH]
         row[EXPERT_FORGET] = params[ADEPT_FORGET]
         row[EXPERT_THREE] = params[ADEPT_THREE]
         means = np.zeros(n_options)
