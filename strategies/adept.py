@@ -107,7 +107,7 @@ from crates_sim.cards import (
 from crates_sim.core.jit import kernel, leaf
 from crates_sim.engine import engine_nb as E
 from crates_sim.engine.bits import card_mask, popcount
-from crates_sim.engine.indirect import float_array_at
+from crates_sim.engine.indirect import call_decision, float_array_at
 from crates_sim.engine.scoring_nb import held_value, score_crates_held
 from crates_sim.errors import CratesError
 from crates_sim.params import FORGET, Builtin, Param, slots
@@ -386,6 +386,20 @@ WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 *((slots_held, NO_WILD_SET) for slots_held in _NO_WILD),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
+#: adept's searched routes: (dry, samples, depth), and the tables where the shipped adept
+#: (net=0, route=1) searches as `adept:dry=D:samples=S:depth=T` does. A cheap search of
+#: the race to an empty stock: every card decision of two options or more while the stock
+#: holds 3 cards or fewer, 8 deals, rollouts of 6 turns (docs/strategies.md, "A cheap
+#: search of the dry stock where no card is wild": on such tables it is 6 to 16 points of
+#: win rate closer to expert than the network alone, within the 2 us a turn bound).
+DRY_SEARCH = (3, 8, 6)
+#: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
+#: where no card is wild and no seat may draw at will (with 5 players it costs more than
+#: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
+#: often that it costs 3-5 us a turn)
+SEARCH_ROUTES = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
+                        **deck}, DRY_SEARCH)
+                      for players in (2, 3, 4) for deck in _NO_WILD_DECKS)
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -412,7 +426,14 @@ W0 = 4 + N_SLOTS
 ROUTE_LEN = 2 + 2 * RULES_LEN
 MAX_ROUTES = 48
 ROUTES_AT = W0 + N_SLOTS * BLOCK
-X0 = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
+#: after the routes: the address of the searched routes' search (`expert.adept_routed_search`,
+#: 0 until they are set), how many searched routes are active, then each one's dry,
+#: samples and depth (SEARCH_ROUTES) and its tables in a route's layout
+SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
+SEARCHES_AT = SEARCH_FN_AT + 1
+SEARCH_LEN = 3 + ROUTE_LEN - 1
+MAX_SEARCHES = 8
+X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
 HCTX_AT = CTX_AT + N_CONTEXT
@@ -952,6 +973,29 @@ def network_of(obs, buf, net, route):
 
 
 @leaf
+def searched_route(obs, buf):
+    """The index of the searched route (SEARCH_ROUTES) whose tables hold the game's rules,
+    else -1."""
+    if buf.shape[0] < BUFFER_LEN:
+        return -1
+    for r in range(int(buf[SEARCHES_AT])):
+        if _route_matches(obs, buf, SEARCHES_AT + 1 + r * SEARCH_LEN + 3):
+            return r
+    return -1
+
+
+@leaf
+def routed_search_fires(obs, n_options, buf):
+    """Whether the shipped adept's searched route (SEARCH_ROUTES) takes this decision: a
+    card decision of two options or more on one of its tables while the stock holds its
+    `dry` cards or fewer."""
+    if n_options < 2 or obs[O_PHASE] >= PH_CALL or buf[SEARCH_FN_AT] == 0.0:
+        return False
+    r = searched_route(obs, buf)
+    return r >= 0 and obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN]
+
+
+@leaf
 def scores_with(buf, table, n):
     """Whether `buf` holds this version's networks with one for `table`, and n options fit
     its scratch rows (else adept plays greedy and guided searches alone)."""
@@ -1044,7 +1088,7 @@ ADEPT_BUILTIN = Builtin(
                                  "without a wild card where a seat may draw at will, "
                                  "31 net=30 after one round more there",
                   whole=True),
-     "route": Param(1.0, 0.0, 1.0, "1: with net=0, play networks trained on one table "
+     "route": Param(1.0, 0.0, 2.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
                                    "players, the specialists (net=14-20, 8-11) on "
@@ -1066,7 +1110,11 @@ ADEPT_BUILTIN = Builtin(
                                    "players or more and unlimited draws net=29's, and "
                                    "on Crates rule sets in individual play with 3 or 4 "
                                    "players, no wild card and draws at will net=30's, "
-                                   "with 2 net=31's; 0: "
+                                   "with 2 net=31's, and on Crates rule sets with 2 "
+                                   "to 4 players, no wild card and no draws at will "
+                                   "a cheap search of the dry stock (dry=3, samples=8, "
+                                   "depth=6: SEARCH_ROUTES); 2: the same networks "
+                                   "without that search (adept's games before it); 0: "
                                    "net's own networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
@@ -1145,6 +1193,10 @@ def adept_entry(G, seat, n_options):
     if address == 0:
         return greedy_nb(params, obs, hand, pile, options, rng)
     buf = float_array_at(address, BUFFER_LEN)
+    if (params[ADEPT_ROUTE] == 1.0 and params[ADEPT_NET] == 0.0
+            and routed_search_fires(obs, n_options, buf)):
+        # the searched route's search, by its address: plain adept compiles no search
+        return call_decision(np.int64(buf[SEARCH_FN_AT]), G, seat, n_options)
     return adept_choice(params, obs, hand, pile, options, rng, buf)
 
 
@@ -1294,41 +1346,66 @@ def weights_buffer() -> np.ndarray:
             if chosen or os.path.exists(str(path)):
                 set_weights(read_weights(path), net)
         if not os.environ.get(WEIGHTS_ENV):
-            set_routes(ROUTES, WHERE_ROUTES)
+            set_routes(ROUTES, WHERE_ROUTES, SEARCH_ROUTES)
     return _BUFFER[0]
 
 
-def set_routes(routes, where=()) -> None:
+def set_routes(routes, where=(), searched=()) -> None:
     """Route set 0's decisions on these tables ((preset, players, knobs, set), as ROUTES),
     then on the tables that hold these rules-array slots ({slot: value}, set), as
-    WHERE_ROUTES) to those sets' networks from now on; () turns routing off."""
+    WHERE_ROUTES) to those sets' networks from now on, and search its decisions on the
+    tables of `searched` ({slot: value}, (dry, samples, depth)), as SEARCH_ROUTES; ()
+    turns routing off."""
     from crates_sim.rules import Rules
 
     if len(routes) + len(where) > MAX_ROUTES:
         raise CratesError(f"at most {MAX_ROUTES} adept routes")
+    if len(searched) > MAX_SEARCHES:
+        raise CratesError(f"at most {MAX_SEARCHES} adept searched routes")
     buf = weights_buffer()
     buf[ROUTES_AT:X0] = 0.0
     arrays = [(net_set, Rules.preset(preset, players, **knobs).to_array())
               for preset, players, knobs, net_set in routes]
-    for slots_held, net_set in where:
-        array = np.full(RULES_LEN, np.nan)
-        for slot, value in slots_held.items():
-            array[slot] = value
-        arrays.append((net_set, array))
+    arrays += [(net_set, _named_slots(slots_held)) for slots_held, net_set in where]
     for r, (net_set, array) in enumerate(arrays):
         at = ROUTES_AT + 1 + r * ROUTE_LEN
-        array = array.astype(np.float64)
-        array[list(ROUTE_IGNORES)] = np.nan
-        checked = np.flatnonzero(~np.isnan(array))
         buf[at] = net_set
-        if 2 * len(checked) > RULES_LEN:  # a whole table's array: the dense layout
-            buf[at + 1] = -1
-            buf[at + 2:at + 2 + RULES_LEN] = array
-            continue
-        buf[at + 1] = len(checked)
-        buf[at + 2:at + 2 + 2 * len(checked):2] = checked
-        buf[at + 3:at + 3 + 2 * len(checked):2] = array[checked]
+        _write_tables(buf, at + 1, array)
     buf[ROUTES_AT] = len(arrays)
+    for r, (slots_held, settings) in enumerate(searched):
+        at = SEARCHES_AT + 1 + r * SEARCH_LEN
+        buf[at:at + 3] = settings
+        _write_tables(buf, at + 3, _named_slots(slots_held))
+    buf[SEARCHES_AT] = len(searched)
+    if searched:
+        from crates_sim.engine.indirect import address_of
+        from crates_sim.strategies.expert import adept_routed_search
+
+        buf[SEARCH_FN_AT] = address_of(adept_routed_search)
+
+
+def _named_slots(slots_held) -> np.ndarray:
+    """A rules array with these slots' values ({slot: value}), NaN (open) elsewhere."""
+    array = np.full(RULES_LEN, np.nan)
+    for slot, value in slots_held.items():
+        array[slot] = value
+    return array
+
+
+def _write_tables(buf, at, array) -> None:
+    """The tables a route takes (a rules array, NaN in its open slots) into buf[at:], in
+    ROUTE_LEN's layouts: the whole array for a preset's table, else its (slot, value)
+    pairs; ROUTE_IGNORES' slots are never checked."""
+    array = array.astype(np.float64)
+    array[list(ROUTE_IGNORES)] = np.nan
+    checked = np.flatnonzero(~np.isnan(array))
+    if 2 * len(checked) > RULES_LEN:  # a whole table's array: the dense layout
+        buf[at] = -1
+        buf[at + 1:at + 1 + RULES_LEN] = array
+        return
+    buf[at] = len(checked)
+    buf[at + 1:at + 1 + 2 * len(checked):2] = checked
+    buf[at + 2:at + 2 + 2 * len(checked):2] = array[checked]
 
 
 def route_of(rules):

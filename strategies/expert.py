@@ -75,10 +75,13 @@ from crates_sim.strategies.adept import (
     ADEPT_THREE,
     BUFFER_LEN,
     SCORES_AT,
+    SEARCH_LEN,
+    SEARCHES_AT,
     adept_entry,
     network_of,
     score_options,
     scores_with,
+    searched_route,
 )
 from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED, is_opponent
 from crates_sim.strategies.pimc import (
@@ -393,7 +396,11 @@ def expert_entry(G, seat, n_options):
 
 @kernel
 def near_hand_end(obs, cards):
-    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer."""
+    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer
+    (`cards` 0: never, as adept's search=0 says; before that was checked, an opponent
+    with no cards left, while play went on, made adept:stock=S or dry=D search too)."""
+    if cards <= 0:
+        return False
     for q in range(obs[O_PLAYERS]):
         if is_opponent(obs, q) and hand_size(obs, q) <= cards:
             return True
@@ -438,15 +445,36 @@ def adept_search_entry(G, seat, n_options):
     if (near_hand_end(obs, params[ADEPT_SEARCH])
             or draw_near_empty(obs, options, params[ADEPT_STOCK])
             or stock_near_empty(obs, options, params[ADEPT_DRY])):
-        row = np.zeros(N_PARAMS)  # expert's defaults but samples, depth, forget and three
-        for j in range(len(EXPERT_DEFAULTS)):
-            row[j] = EXPERT_DEFAULTS[j]
-        row[EXPERT_SAMPLES] = params[ADEPT_SAMPLES]
-        row[EXPERT_DEPTH] = params[ADEPT_DEPTH]
-        row[EXPERT_FORGET] = params[ADEPT_FORGET]
-        row[EXPERT_THREE] = params[ADEPT_THREE]
-        means = np.zeros(n_options)
-        expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
-        counts = np.ones(n_options, dtype=np.int64)
-        return np.int64(_pick(means, counts, 1))
+        return _adept_search(params, obs, hand, pile, options, rng, G,
+                             params[ADEPT_SAMPLES], params[ADEPT_DEPTH])
     return np.int64(adept_entry(G, seat, n_options))
+
+
+@allocating
+def adept_routed_search(G, seat, n_options):
+    """The search of the shipped adept's searched routes (adept.SEARCH_ROUTES): plain
+    adept (`adept_entry`) calls it by its address, held in the weights buffer, for a card
+    decision where adept.routed_search_fires; it searches as `adept:dry=D:samples=S:depth=T`
+    does with the route's samples and depth, so the two play the same games there."""
+    params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
+    buf = float_array_at(G[E.ENG0 + E.ENGINE_ADEPT], BUFFER_LEN)
+    at = SEARCHES_AT + 1 + searched_route(obs, buf) * SEARCH_LEN
+    return _adept_search(params, obs, hand, pile, options, rng, G, buf[at + 1], buf[at + 2])
+
+
+@allocating
+def _adept_search(params, obs, hand, pile, options, rng, G, samples, depth):
+    """adept's searched decision: expert's search with its defaults but `samples`, `depth`
+    and adept's forget and three; the option it picks."""
+    row = np.zeros(N_PARAMS)
+    for j in range(len(EXPERT_DEFAULTS)):
+        row[j] = EXPERT_DEFAULTS[j]
+    row[EXPERT_SAMPLES] = samples
+    row[EXPERT_DEPTH] = depth
+    row[EXPERT_FORGET] = params[ADEPT_FORGET]
+    row[EXPERT_THREE] = params[ADEPT_THREE]
+    n_options = options.shape[0]
+    means = np.zeros(n_options)
+    expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
+    counts = np.ones(n_options, dtype=np.int64)
+    return np.int64(_pick(means, counts, 1))

@@ -1034,7 +1034,7 @@ def _totals(rules, spec, games=3):
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)
-    shipped = _totals(rules, "adept")
+    shipped = _totals(rules, "adept:route=2")  # the routed networks, without a searched route
     assert (shipped == _totals(rules, "adept:route=0")) is (routed is None)
     if routed is not None:
         assert shipped == _totals(rules, f"adept:net={routed}")
@@ -1046,7 +1046,7 @@ def test_routes_off_play_the_shipped_set_everywhere():
     try:
         assert _totals(rules, "adept") == _totals(rules, "adept:route=0")
     finally:
-        A.set_routes(A.ROUTES, A.WHERE_ROUTES)
+        A.set_routes(A.ROUTES, A.WHERE_ROUTES, A.SEARCH_ROUTES)
     assert _totals(rules, "adept") == _totals(rules, "adept:net=3")
     with pytest.raises(CratesError, match="at most"):
         A.set_routes(A.ROUTES * 3)
@@ -1057,7 +1057,7 @@ def test_routes_off_play_the_shipped_set_everywhere():
     try:
         assert _totals(partners, "adept") == _totals(partners, "adept:route=0")
     finally:
-        A.set_routes(A.ROUTES, A.WHERE_ROUTES)
+        A.set_routes(A.ROUTES, A.WHERE_ROUTES, A.SEARCH_ROUTES)
     with pytest.raises(CratesError, match="at most"):
         A.set_routes(A.ROUTES, A.WHERE_ROUTES * A.MAX_ROUTES)
     assert A.route_of(Rules.preset("classic", 4, draw_when_able=True)) == A.PARTNERS_SET
@@ -1076,6 +1076,48 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     assert A.route_of(Rules.preset("classic", 4, partnerships=False,
                                    first_dealer="random")) == 3
     assert A.route_of(Rules.preset("classic", 4, partnerships=False, spare_three=5)) != 3
+
+
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 4, {"nine_wild": False, "remove_ranks": "8K"}),  # partnerships
+    ("classic", 4, {"partnerships": False, "nine_wild": False, "remove_ranks": "8K"}),
+    ("serbian", 2, {"nine_wild": False, "remove_ranks": "8"}),
+    ("league", 3, {"remove_ranks": "89"}),  # the 9s taken out rather than not wild
+])
+def test_where_no_card_is_wild_and_nobody_draws_at_will_adept_searches_the_dry_stock(
+        preset, players, knobs):
+    """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=3:samples=8:depth=6's
+    games (its cheap search of the race to an empty stock); route=2 plays the networks
+    alone there (adept's games before that search), as do other nets."""
+    rules = Rules.preset(preset, players, **knobs)
+    shipped = _totals(rules, "adept")
+    assert shipped == _totals(rules, "adept:dry=3:samples=8:depth=6")
+    assert shipped != _totals(rules, "adept:route=2")
+    assert _totals(rules, "adept:route=2") == _totals(rules, f"adept:net={A.route_of(rules)}")
+
+
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 4, {}),
+    ("classic", 5, {"nine_wild": False, "remove_ranks": "8"}),  # 5 players: not searched
+    ("league", 3, {"remove_ranks": "8"}),  # the 9s still wild
+    ("classic", 4, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
+])
+def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
+    rules = Rules.preset(preset, players, **knobs)
+    assert _totals(rules, "adept") == _totals(rules, "adept:route=2")
+
+
+def test_search_0_never_searches():
+    """adept:search=0 (the default) never searches, not even where an opponent has no
+    cards left and play goes on (before near_hand_end checked it, it did)."""
+    from crates_sim.strategies.expert import near_hand_end
+
+    obs = np.zeros(A.OBS_LEN, dtype=np.int64)
+    obs[A.O_PLAYERS] = 2
+    obs[A.O_SEAT] = 0
+    obs[A.O_PARTNER] = -1  # no partner: seat 1, with no cards, is an opponent
+    assert near_hand_end(obs, 1)
+    assert not near_hand_end(obs, 0)
 
 
 def test_the_hint_scores_with_the_routed_network():
