@@ -71,14 +71,18 @@ def measured_spec(spec, rules) -> str:
     stock search cannot fire: `adept.stock_search_fires`), else "adept:" and the search
     parameters that fire there, as given ("adept:stock=4"; "adept:dry=4" for
     adept:stock=4:dry=4 where only dry fires, whose games it then plays; samples only when
-    not its default)."""
-    from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
+    not its default). On a rule set where the shipped adept searches by a searched route
+    (`adept.searched_route_of`), "adept" is that search's games and "adept:route=2" the
+    networks' alone."""
+    from crates_sim.strategies.adept import dry_search_fires, searched_route_of, stock_search_fires
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
     fires = {"search": True, "stock": stock_search_fires(rules), "dry": dry_search_fires(rules)}
     searched = [k for k in fires if values.get(k) and fires[k]]
     if not searched:
+        if values.get("route") == 2 and searched_route_of(rules) is not None:
+            return "adept:route=2"
         return "adept"
     default = BUILTINS["adept"][2]
     return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in (*searched, "samples")
@@ -106,10 +110,15 @@ def _rules_key(rules) -> bytes:
 #: what the file says it is, and the command that rebuilds it (`crates rebuild adept-measured`)
 MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: points of win rate, 95% CIs, "
                   "duplicate deals, seats rotated (issue 38; docs/strategies.md); a row with a spec is "
-                  "adept with its search where that search fires (adept:stock=4, adept:dry=4), the others plain adept's "
-                  "games. Rebuilt by "
+                  "adept with its search where that search fires (adept:stock=4, adept:dry=4), "
+                  "or adept:route=2, the networks alone where adept searches by a searched route, "
+                  "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after sets 30 and 31's routes: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after adept's searched route "
+                  "where no card is wild and nobody draws at will: the first six such rule sets with "
+                  "2 to 4 players drawn by seed 11710 on seeds 61260-61265 with adept and with "
+                  "adept:route=2, 1,000 deals each; every earlier row on such a rule set, measured "
+                  "before that search, is adept:route=2's; after sets 30 and 31's routes: "
                   "--tables drawn:10:11610 on seeds 61100-61109 with adept, 1,000 deals each; "
                   "one Crates rule set with no wild card and draws at will for each player count "
                   "and partnership setting, drawn by seed 11502, on seeds 60910-60914, 300 deals "
@@ -275,22 +284,25 @@ def _rule_reader(spec: str) -> bool:
 #: what a page and the console say when `held_across` held adept to one set of networks
 HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
              "trained on that table alone, or on a Crazy Eights preset the networks before that "
-             "family's round) and not on others (docs/strategies.md, Routes), so it plays its own "
-             "networks (adept:route=0) on every one of them, to compare them under one player")
+             "family's round), or searches the dry stock where no card is wild, and not on others "
+             "(docs/strategies.md, Routes), so it plays its own networks (adept:route=0) on every "
+             "one of them, to compare them under one player")
 
 
 def held_across(spec: str, rules_list) -> str:
     """`spec` as it should play every rule set of `rules_list` so that they are compared under
     one player: the rule-reading adept with its route unset plays a network trained on one
     table alone on the routed rule sets (docs/strategies.md, Routes) and the networks trained
-    across tables elsewhere, so where the rule sets do not all route alike it is held to the
+    across tables elsewhere, and searches the dry stock on the rule sets of a searched route
+    (`adept.searched_route_of`), so where the rule sets do not all route alike it is held to the
     latter (`adept:route=0`); any other spec, or one that sets its route, as given.
     rules_list None: the rule sets are not known in advance (a design search): held."""
     if not _rule_reader(spec) or re.search(r"route\s*=", str(spec)):
         return spec
-    from crates_sim.strategies.adept import route_of
+    from crates_sim.strategies.adept import route_of, searched_route_of
 
-    if rules_list is not None and len({route_of(r) for r in rules_list}) <= 1:
+    if rules_list is not None and len({(route_of(r), searched_route_of(r))
+                                       for r in rules_list}) <= 1:
         return spec
     return f"{spec}:route=0"
 

@@ -79,12 +79,15 @@ class Builtin(NamedTuple):
     of those parameters away from 0 plays instead, which may be "module.function" in
     another module of the strategies (adept's search=K and stock=S:
     `expert.adept_search_entry`, beside the search it calls; plain adept's adapter then
-    never compiles that search)."""
+    never compiles that search); `calls`, the functions ("module.function", with an
+    adapter's arguments) its adapter calls by address, which `crates compile` compiles with
+    the adapters (plain adept's searched routes: `expert.adept_routed_search`)."""
 
     about: str
     params: dict
     adapter: str = ""
     adapter_when: tuple = ()
+    calls: tuple = ()
 
 
 def slots(declared) -> range:

@@ -54,13 +54,18 @@ def adapter_of(name: str, values=None) -> tuple[str, str]:
 
 def every_adapter() -> dict:
     """Every built-in adapter the engine may call, label -> (module, function): "NAME" for
-    each external built-in's own, "NAME:PARAMETER" for the one its `adapter_when` names."""
+    each external built-in's own, "NAME:PARAMETER" for the one its `adapter_when` names,
+    "NAME:FUNCTION" for each function its adapter calls by address (`Builtin.calls`)."""
     found = {}
     for name in EXTERNAL:
         found[name] = EXTERNAL[name]
-        when = declaration(name).adapter_when
+        declared = declaration(name)
+        when = declared.adapter_when
         if when:
             found[f"{name}:{when[0][0]}"] = adapter_of(name, {when[0][0]: 1.0})
+        for call in declared.calls:
+            module, _, function = call.rpartition(".")
+            found[f"{name}:{function}"] = (f"{STRATEGIES_PACKAGE}.{module}", function)
     return found
 
 

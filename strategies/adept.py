@@ -1022,6 +1022,9 @@ ADEPT_BUILTIN = Builtin(
     "on three-player, partnership and wild-card-free Crates rule sets without "
     "draws at will; and net=30 and 31 on wild-card-free Crates rule sets in "
     "individual play with 3 or 4 and with 2 players and draws at will), "
+    "where no card is wild and nobody may draw at will (Crates, 2 to 4 "
+    "players) a cheap search of the dry stock as dry=3:samples=8:depth=6 "
+    "(route=2: the networks alone), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -1139,7 +1142,8 @@ ADEPT_BUILTIN = Builtin(
                                           "0: to the hand's end): depth=6 with samples=8 "
                                           "costs about a third of the default rollouts",
                     whole=True)},
-    adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"))
+    adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
+    calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
  ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH) = slots(ADEPT_BUILTIN)
 
@@ -1418,6 +1422,20 @@ def route_of(rules):
     obs[O_PARTNER] = 2 if rules.partnerships else -1  # a partner's seat, or none
     slot = int(network_of(obs, weights_buffer(), 0, True))
     return None if slot < N_TABLES else slot // N_TABLES
+
+
+def searched_route_of(rules):
+    """(dry, samples, depth) of the search the shipped adept (net=0, route=1) makes on
+    `rules` by a searched route (SEARCH_ROUTES), or None where it makes none: the kernel's
+    `searched_route` on a view that holds only the rules."""
+    obs = np.zeros(OBS_LEN, dtype=np.int64)
+    obs[O_RULES:O_RULES + RULES_LEN] = rules.to_array()
+    buf = weights_buffer()
+    r = int(searched_route(obs, buf))
+    if r < 0:
+        return None
+    at = SEARCHES_AT + 1 + r * SEARCH_LEN
+    return tuple(int(v) for v in buf[at:at + 3])
 
 
 def weights_address() -> int:

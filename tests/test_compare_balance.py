@@ -390,3 +390,21 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:stock=4:dry=4:samples=30", Rules.preset("classic", 4)) \
         == "adept:dry=4:samples=30"
     assert measured_spec("adept:stock=4:dry=4", Rules.preset("crazy-eights", 4)) == "adept"
+    # where the shipped adept searches the dry stock by a searched route (no card wild, no
+    # draws at will), route=2 is the networks alone: a row of its own
+    no_wild = Rules.preset("classic", 4, nine_wild=False, remove_ranks="8")
+    assert measured_spec("adept", no_wild) == "adept"
+    assert measured_spec("adept:route=2", no_wild) == "adept:route=2"
+    assert measured_spec("adept:route=2", Rules.preset("classic", 4)) == "adept"
+
+
+def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_not_another():
+    from crates_sim.analysis.players import held_across
+    from crates_sim.strategies.adept import route_of
+
+    # two two-player Crates rule sets that play the same networks (set 23), one searched
+    searched = Rules.preset("classic", 2, nine_wild=False, remove_ranks="8")
+    not_searched = Rules.preset("classic", 2, spare_three=5)
+    assert route_of(searched) == route_of(not_searched)
+    assert held_across("adept", [searched, not_searched]) == "adept:route=0"
+    assert held_across("adept", [searched, searched]) == "adept"

@@ -76,6 +76,11 @@ def test_each_module_declares_its_builtin(name):
                 assert strategy.adapter_of(name, {parameter: 1.0}) == (home.__name__, function)
             assert strategy.adapter_of(name, {}) == strategy.EXTERNAL[name]
             assert f"{name}:{first}" in strategy.every_adapter()
+        for call in declared.calls:  # what its adapter calls by address: compiled with it
+            module_name, _, function = call.rpartition(".")
+            home = importlib.import_module(f"crates_sim.strategies.{module_name}")
+            assert callable(getattr(home, function))
+            assert strategy.every_adapter()[f"{name}:{function}"] == (home.__name__, function)
     else:
         assert name not in strategy.EXTERNAL
 
