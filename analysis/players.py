@@ -342,6 +342,7 @@ def validation(spec: str, rules) -> str:
             TWO_PLAYER_EIGHTS_SET,
             TWO_PLAYER_SET,
             route_of,
+            searched_route_of,
         )
 
         measured = adept_measured(rules, spec)
@@ -404,8 +405,15 @@ def validation(spec: str, rules) -> str:
             }.get(route_of(rules), "on this rule set it plays a network trained on it alone "
                                    "(docs/strategies.md, Routes)")
         who = measured_spec(spec, rules)
-        if who != "adept":
+        searched = searched_route_of(rules)
+        if who == "adept:route=2":
+            trained += "; with route=2 it plays the networks alone, without its search of the dry stock"
+        elif who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"
+        elif searched is not None and not re.search(r"route\s*=\s*0", str(spec)):
+            trained += ("; where no card is wild and nobody draws at will it searches the decisions "
+                        "near an empty stock cheaply, as adept:dry={}:samples={}:depth={} "
+                        "(docs/strategies.md, A cheap search of the dry stock)".format(*searched))
         if measured is None:
             return (f"{trained}; measured against expert on every preset and player count and on "
                     f"knob sets (analysis/adept_measured.json), but not on this rule set"

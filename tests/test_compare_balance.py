@@ -408,3 +408,8 @@ def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_no
     assert route_of(searched) == route_of(not_searched)
     assert held_across("adept", [searched, not_searched]) == "adept:route=0"
     assert held_across("adept", [searched, searched]) == "adept"
+    from crates_sim.analysis.players import validation
+
+    assert "adept:dry=3:samples=8:depth=6" in validation("adept", searched)
+    assert "the networks alone" in validation("adept:route=2", searched)
+    assert "dry=3" not in validation("adept", not_searched)
