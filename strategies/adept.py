@@ -988,11 +988,19 @@ def searched_route(obs, buf):
 def routed_search_fires(obs, n_options, buf):
     """Whether the shipped adept's searched route (SEARCH_ROUTES) takes this decision: a
     card decision of two options or more on one of its tables while the stock holds its
-    `dry` cards or fewer."""
+    `dry` cards or fewer, or while an opponent holds no cards and play goes on (as
+    `adept:dry=D` searches those: expert.near_hand_end with search=0)."""
     if n_options < 2 or obs[O_PHASE] >= PH_CALL or buf[SEARCH_FN_AT] == 0.0:
         return False
     r = searched_route(obs, buf)
-    return r >= 0 and obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN]
+    if r < 0:
+        return False
+    if obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN]:
+        return True
+    for q in range(obs[O_PLAYERS]):
+        if is_opponent(obs, q) and hand_size(obs, q) <= 0:
+            return True
+    return False
 
 
 @leaf
@@ -1121,7 +1129,9 @@ ADEPT_BUILTIN = Builtin(
                                    "net's own networks everywhere",
                     whole=True),
      "search": Param(0.0, 0.0, 52.0, "search a card decision as expert does when an "
-                                     "opponent holds this many cards or fewer (0: never)",
+                                     "opponent holds this many cards or fewer (0: none "
+                                     "but, with stock, dry or a searched route, those "
+                                     "taken while an opponent has no cards left)",
                      whole=True),
      "samples": Param(60.0, 1.0, 100_000.0, "deals of the unseen cards per searched "
                                             "decision (with search or stock)", whole=True),

@@ -396,11 +396,11 @@ def expert_entry(G, seat, n_options):
 
 @kernel
 def near_hand_end(obs, cards):
-    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer
-    (`cards` 0: never, as adept's search=0 says; before that was checked, an opponent
-    with no cards left, while play went on, made adept:stock=S or dry=D search too)."""
-    if cards <= 0:
-        return False
+    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer.
+    With `cards` 0 (adept's search=0) that is an opponent with no cards left while play
+    goes on: adept's searching adapter (stock=S, dry=D) searches those decisions too, and
+    so do its searched routes (adept.routed_search_fires), so that they play the same
+    games."""
     for q in range(obs[O_PLAYERS]):
         if is_opponent(obs, q) and hand_size(obs, q) <= cards:
             return True

@@ -1107,17 +1107,21 @@ def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs
     assert _totals(rules, "adept") == _totals(rules, "adept:route=2")
 
 
-def test_search_0_never_searches():
-    """adept:search=0 (the default) never searches, not even where an opponent has no
-    cards left and play goes on (before near_hand_end checked it, it did)."""
+def test_search_0_leaves_only_an_opponent_with_no_cards():
+    """With search=0 adept's searching adapter (stock, dry) and its searched routes still
+    search a decision taken while an opponent has no cards left and play goes on
+    (expert.near_hand_end with 0 cards): the games those specs have always played."""
+    from crates_sim.cards import O_PER_SEAT, O_SEATS, OS_HAND_N
     from crates_sim.strategies.expert import near_hand_end
 
     obs = np.zeros(A.OBS_LEN, dtype=np.int64)
     obs[A.O_PLAYERS] = 2
     obs[A.O_SEAT] = 0
     obs[A.O_PARTNER] = -1  # no partner: seat 1, with no cards, is an opponent
-    assert near_hand_end(obs, 1)
-    assert not near_hand_end(obs, 0)
+    hand_size_at = O_SEATS + O_PER_SEAT + OS_HAND_N
+    assert near_hand_end(obs, 0)
+    obs[hand_size_at] = 1  # now it holds one
+    assert not near_hand_end(obs, 0) and near_hand_end(obs, 1)
 
 
 def test_the_hint_scores_with_the_routed_network():
