@@ -1149,8 +1149,9 @@ ADEPT_BUILTIN = Builtin(
      "depth": Param(15.0, 0.0, 100_000.0, "turns each rollout of a searched decision "
                                           "(search, stock or dry) plays before it is cut "
                                           "and valued, as expert's depth (15, expert's; "
-                                          "0: to the hand's end): depth=6 with samples=8 "
-                                          "costs about a third of the default rollouts",
+                                          "0: to the hand's end); its searched route "
+                                          "plays 6, which halved the search's cost and "
+                                          "kept most of its gain",
                     whole=True)},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
