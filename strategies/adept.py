@@ -989,16 +989,24 @@ def routed_search_fires(obs, n_options, buf):
     """Whether the shipped adept's searched route (SEARCH_ROUTES) takes this decision: a
     card decision of two options or more on one of its tables while the stock holds its
     `dry` cards or fewer, or while an opponent holds no cards and play goes on (as
-    `adept:dry=D` searches those: expert.near_hand_end with search=0)."""
+    `adept:dry=D` searches those: `near_hand_end` with search=0)."""
     if n_options < 2 or obs[O_PHASE] >= PH_CALL or buf[SEARCH_FN_AT] == 0.0:
         return False
     r = searched_route(obs, buf)
     if r < 0:
         return False
-    if obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN]:
-        return True
+    return obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN] or near_hand_end(obs, 0)
+
+
+@leaf
+def near_hand_end(obs, cards):
+    """Whether an opponent of the seat deciding in view `obs` holds `cards` cards or fewer.
+    With `cards` 0 (adept's search=0) that is an opponent with no cards left while play
+    goes on: adept's searching adapter (stock=S, dry=D: expert.adept_search_entry)
+    searches those decisions too, and so do its searched routes (`routed_search_fires`),
+    so that they play the same games."""
     for q in range(obs[O_PLAYERS]):
-        if is_opponent(obs, q) and hand_size(obs, q) <= 0:
+        if is_opponent(obs, q) and hand_size(obs, q) <= cards:
             return True
     return False
 

@@ -1110,9 +1110,9 @@ def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs
 def test_search_0_leaves_only_an_opponent_with_no_cards():
     """With search=0 adept's searching adapter (stock, dry) and its searched routes still
     search a decision taken while an opponent has no cards left and play goes on
-    (expert.near_hand_end with 0 cards): the games those specs have always played."""
+    (adept.near_hand_end with 0 cards): the games those specs have always played."""
     from crates_sim.cards import O_PER_SEAT, O_SEATS, OS_HAND_N
-    from crates_sim.strategies.expert import near_hand_end
+    from crates_sim.strategies.adept import near_hand_end
 
     obs = np.zeros(A.OBS_LEN, dtype=np.int64)
     obs[A.O_PLAYERS] = 2
