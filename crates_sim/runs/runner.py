@@ -245,14 +245,28 @@ class ProcessBackend:
                             "started: see any messages above)") from None
 
     def abort(self):
+        """Stop the workers now. They are terminated and reaped before the pool shuts down,
+        so the pool's manager thread sees them gone and ends: a shutdown that did not wait
+        for it left that thread reading a closed pipe as the interpreter exited (a "Bad file
+        descriptor" traceback after Ctrl-C or SIGTERM on a loaded machine)."""
         if self.pool is None:
             return
-        for proc in list(getattr(self.pool, "_processes", {}).values()):
+        processes = list(getattr(self.pool, "_processes", {}).values())
+        for proc in processes:
             try:
                 proc.terminate()
             except (OSError, ValueError):  # pragma: no cover - already gone
                 pass
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            try:
+                proc.join(timeout=10)
+                if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+                    proc.kill()
+                    proc.join(timeout=5)
+            except (OSError, ValueError, AssertionError):  # pragma: no cover - already reaped
+                pass
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = None
 
     def __exit__(self, exc_type, *exc):
         if self.pool is not None:
