@@ -393,13 +393,26 @@ WHERE_ROUTES = (*_NO_WILD_AT_WILL,
 #: search of the dry stock where no card is wild": on such tables it is 6 to 16 points of
 #: win rate closer to expert than the network alone, within the 2 us a turn bound).
 DRY_SEARCH = (3, 8, 6)
+#: the two ways a Crates deck holds the 8s as its only wild rank: the 8s in the deck, and
+#: the 9s not wild or removed
+_EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines}
+                           for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+#: the search of Crates partnership tables where only the 8s are wild and no seat may draw
+#: at will (docs/strategies.md, "The cheap search on partnership tables where only the 8s
+#: are wild"): there the stock runs dry less often than without a wild card, and the
+#: networks lose less, so a shallower threshold keeps most of the gain for less
+PARTNERS_EIGHTS_SEARCH = (2, 8, 6)
 #: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
 #: where no card is wild and no seat may draw at will (with 5 players it costs more than
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
-#: often that it costs 3-5 us a turn)
-SEARCH_ROUTES = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
-                        **deck}, DRY_SEARCH)
-                      for players in (2, 3, 4) for deck in _NO_WILD_DECKS)
+#: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
+#: (in individual play, where the 8s or the 9s alone are wild, it gained nothing)
+SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
+                     **deck}, DRY_SEARCH)
+                   for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
+                 *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
+                     **deck}, PARTNERS_EIGHTS_SEARCH)
+                   for deck in _EIGHTS_ONLY_DECKS))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
