@@ -114,7 +114,13 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "or adept:route=2, the networks alone where adept searches by a searched route, "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after adept's searched route: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after adept's second searched "
+                  "route, on Crates partnership tables where only the 8s are wild and nobody draws "
+                  "at will: the first six such rule sets drawn by seed 11810 on seeds 61520-61525 "
+                  "with adept and with adept:route=2, 1,000 deals each; every earlier row on such a "
+                  "rule set, measured before that search, is adept:route=2's, and each of those "
+                  "eleven rule sets again with adept on its own seed, 1,000 deals each; after "
+                  "adept's first searched route: "
                   "--tables drawn:10:11720's tables on seeds 61300-61309 with adept, 1,000 deals "
                   "each; on that route's tables, where no card is wild and nobody draws at will: "
                   "the first six such rule sets with "
@@ -415,7 +421,8 @@ def validation(spec: str, rules) -> str:
         elif who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"
         elif searched is not None and not re.search(r"route\s*=\s*0", str(spec)):
-            trained += ("; where no card is wild and nobody draws at will it searches the decisions "
+            trained += ("; on this rule set (no card wild, or only the 8s in partnerships, and nobody "
+                        "draws at will) it searches the decisions "
                         "near an empty stock cheaply, as adept:dry={}:samples={}:depth={} "
                         "(docs/strategies.md, A cheap search of the dry stock)".format(*searched))
         if measured is None:

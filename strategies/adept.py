@@ -1052,8 +1052,9 @@ ADEPT_BUILTIN = Builtin(
     "draws at will; and net=30 and 31 on wild-card-free Crates rule sets in "
     "individual play with 3 or 4 and with 2 players and draws at will), "
     "where no card is wild and nobody may draw at will (Crates, 2 to 4 "
-    "players) a cheap search of the dry stock as dry=3:samples=8:depth=6 "
-    "(route=2: the networks alone), "
+    "players) a cheap search of the dry stock as dry=3:samples=8:depth=6, "
+    "and as dry=2:samples=8:depth=6 on Crates partnership tables where only "
+    "the 8s are wild and nobody may draw at will (route=2: the networks alone), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
@@ -1145,7 +1146,9 @@ ADEPT_BUILTIN = Builtin(
                                    "with 2 net=31's, and on Crates rule sets with 2 "
                                    "to 4 players, no wild card and no draws at will "
                                    "a cheap search of the dry stock (dry=3, samples=8, "
-                                   "depth=6: SEARCH_ROUTES); 2: the same networks "
+                                   "depth=6: SEARCH_ROUTES), with dry=2 on Crates "
+                                   "partnership tables where only the 8s are wild "
+                                   "and no draws at will; 2: the same networks "
                                    "without that search (adept's games before it); 0: "
                                    "net's own networks everywhere",
                     whole=True),

@@ -1083,15 +1083,22 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("classic", 4, {"partnerships": False, "nine_wild": False, "remove_ranks": "8K"}),
     ("serbian", 2, {"nine_wild": False, "remove_ranks": "8"}),
     ("league", 3, {"remove_ranks": "89"}),  # the 9s taken out rather than not wild
+    ("serbian", 4, {"nine_wild": False}),  # partnerships, only the 8s wild: dry=2
+    ("league", 4, {"partnerships": True, "remove_ranks": "9"}),
 ])
 def test_where_no_card_is_wild_and_nobody_draws_at_will_adept_searches_the_dry_stock(
         preset, players, knobs):
-    """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=3:samples=8:depth=6's
-    games (its cheap search of the race to an empty stock); route=2 plays the networks
-    alone there (adept's games before that search), as do other nets."""
+    """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
+    games (its cheap search of the race to an empty stock: dry=3 where no card is wild,
+    dry=2 in partnerships where only the 8s are); route=2 plays the networks alone there
+    (adept's games before that search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
+    dry, samples, depth = A.searched_route_of(rules)
+    assert (dry, samples, depth) == (A.PARTNERS_EIGHTS_SEARCH if rules.partnerships
+                                     and "8" not in knobs.get("remove_ranks", "")
+                                     else A.DRY_SEARCH)
     shipped = _totals(rules, "adept")
-    assert shipped == _totals(rules, "adept:dry=3:samples=8:depth=6")
+    assert shipped == _totals(rules, f"adept:dry={dry}:samples={samples}:depth={depth}")
     assert shipped != _totals(rules, "adept:route=2")
     assert _totals(rules, "adept:route=2") == _totals(rules, f"adept:net={A.route_of(rules)}")
 
@@ -1100,6 +1107,9 @@ def test_where_no_card_is_wild_and_nobody_draws_at_will_adept_searches_the_dry_s
     ("classic", 4, {}),
     ("classic", 5, {"nine_wild": False, "remove_ranks": "8"}),  # 5 players: not searched
     ("league", 3, {"remove_ranks": "8"}),  # the 9s still wild
+    ("serbian", 4, {"nine_wild": False, "partnerships": False}),  # only the 8s, individual
+    ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild
+    ("classic", 4, {"nine_wild": False, "draw_when_able": True}),  # draws at will
     ("classic", 4, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):

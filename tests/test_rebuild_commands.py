@@ -247,9 +247,12 @@ def test_balance_and_design_hold_adept_to_one_set_of_networks(tmp_path):
     serbian = Rules.preset("serbian", 4)
     # serbian keeps set 0's partnership network, its variants without draws at will play
     # set 27's: held to route=0; two such variants route alike
-    assert held_across("adept", [serbian, Rules.preset("serbian", 4, nine_wild=False)]) == "adept:route=0"
-    assert held_across("adept", [Rules.preset("serbian", 4, nine_wild=False),
+    assert held_across("adept", [serbian, Rules.preset("serbian", 4, spare_three=10)]) == "adept:route=0"
+    assert held_across("adept", [Rules.preset("serbian", 4, count_forced=False),
                                  Rules.preset("serbian", 4, spare_three=5)]) == "adept"
+    # with the 9s not wild adept searches the dry stock (a searched route): held to route=0
+    assert held_across("adept", [Rules.preset("serbian", 4, nine_wild=False),
+                                 Rules.preset("serbian", 4, spare_three=5)]) == "adept:route=0"
     # a draw-at-will variant of a partnership preset routes to set 13: both held to route=0,
     # which plays set 0's partnership network on both, as before that route
     assert held_across("adept:stock=4", [serbian, Rules.preset("serbian", 4, draw_when_able=True)]) \
