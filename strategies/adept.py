@@ -356,8 +356,8 @@ NO_WILD_AT_WILL_2P_SET = NET_FILES.index("adept-no-wild-at-will-2.json")
 #: slot), and the 9s not wild (E_NONE) or removed; a route names slot values, so each way
 #: (and each player count) is a route of its own. _NO_WILD: such a table with 3 or 4
 #: players and no draws at will
-_NO_WILD_DECKS = tuple({IN_DECK + 4 * R_8: 0, **nines}
-                       for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+_NINES_NOT_WILD = ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0})
+_NO_WILD_DECKS = tuple({IN_DECK + 4 * R_8: 0, **nines} for nines in _NINES_NOT_WILD)
 _NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0, **deck}
                  for players in (3, 4) for deck in _NO_WILD_DECKS)
 #: a Crates table in individual play with 2 to 4 players where a seat may draw at will and
@@ -395,8 +395,7 @@ WHERE_ROUTES = (*_NO_WILD_AT_WILL,
 DRY_SEARCH = (3, 8, 6)
 #: the two ways a Crates deck holds the 8s as its only wild rank: the 8s in the deck, and
 #: the 9s not wild or removed
-_EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines}
-                           for nines in ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0}))
+_EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines} for nines in _NINES_NOT_WILD)
 #: the search of Crates partnership tables where only the 8s are wild and no seat may draw
 #: at will (docs/strategies.md, "The cheap search on partnership tables where only the 8s
 #: are wild"): there the stock runs dry less often than without a wild card, and the

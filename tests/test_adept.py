@@ -1086,7 +1086,7 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("serbian", 4, {"nine_wild": False}),  # partnerships, only the 8s wild: dry=2
     ("league", 4, {"partnerships": True, "remove_ranks": "9"}),
 ])
-def test_where_no_card_is_wild_and_nobody_draws_at_will_adept_searches_the_dry_stock(
+def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild,
