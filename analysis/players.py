@@ -296,7 +296,8 @@ def _rule_reader(spec: str) -> bool:
 #: what a page and the console say when `held_across` held adept to one set of networks
 HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
              "trained on that table alone, or on a Crazy Eights preset the networks before that "
-             "family's round), or searches the dry stock where no card is wild, and not on others "
+             "family's round), or searches the dry stock (where no card is wild, or only the 8s "
+             "in partnerships), and not on others "
              "(docs/strategies.md, Routes), so it plays its own networks (adept:route=0) on every "
              "one of them, to compare them under one player")
 
