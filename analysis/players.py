@@ -297,7 +297,7 @@ def _rule_reader(spec: str) -> bool:
 HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
              "trained on that table alone, or on a Crazy Eights preset the networks before that "
              "family's round), or searches the dry stock (where no card is wild, or only the 8s "
-             "in partnerships), and not on others "
+             "in partnerships, or partners may draw at will), and not on others "
              "(docs/strategies.md, Routes), so it plays its own networks (adept:route=0) on every "
              "one of them, to compare them under one player")
 
@@ -356,6 +356,7 @@ def validation(spec: str, rules) -> str:
             TWO_PLAYER_SET,
             route_of,
             searched_route_of,
+            searched_spec,
         )
 
         measured = adept_measured(rules, spec)
@@ -425,9 +426,9 @@ def validation(spec: str, rules) -> str:
             trained += f"; {who} searches some of its decisions as expert does"
         elif searched is not None and not re.search(r"route\s*=\s*0", str(spec)):
             trained += ("; on this rule set (no card wild, or only the 8s in partnerships, and nobody "
-                        "draws at will) it searches the decisions "
-                        "near an empty stock cheaply, as adept:dry={}:samples={}:depth={} "
-                        "(docs/strategies.md, A cheap search of the dry stock)".format(*searched))
+                        "draws at will; or partners who may draw at will) it searches decisions "
+                        f"near an empty stock cheaply, as {searched_spec(searched)} "
+                        "(docs/strategies.md, A cheap search of the dry stock)")
         if measured is None:
             return (f"{trained}; measured against expert on every preset and player count and on "
                     f"knob sets (analysis/adept_measured.json), but not on this rule set"

@@ -386,13 +386,14 @@ WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 *((slots_held, NO_WILD_SET) for slots_held in _NO_WILD),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
-#: adept's searched routes: (dry, samples, depth), and the tables where the shipped adept
-#: (net=0, route=1) searches as `adept:dry=D:samples=S:depth=T` does. A cheap search of
-#: the race to an empty stock: every card decision of two options or more while the stock
-#: holds 3 cards or fewer, 8 deals, rollouts of 6 turns (docs/strategies.md, "A cheap
+#: adept's searched routes: (dry, samples, depth, margin), and the tables where the shipped
+#: adept (net=0, route=1) searches as `adept:dry=D:samples=S:depth=T:margin=M` does
+#: (`searched_spec`; margin 0, the parameter's default: every such decision searched). A
+#: cheap search of the race to an empty stock: every card decision of two options or more
+#: while the stock holds 3 cards or fewer, 8 deals, rollouts of 6 turns (docs/strategies.md, "A cheap
 #: search of the dry stock where no card is wild": on such tables it is 6 to 16 points of
 #: win rate closer to expert than the network alone, within the 2 us a turn bound).
-DRY_SEARCH = (3, 8, 6)
+DRY_SEARCH = (3, 8, 6, 0)
 #: the two ways a Crates deck holds the 8s as its only wild rank: the 8s in the deck, and
 #: the 9s not wild or removed
 _EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines} for nines in _NINES_NOT_WILD)
@@ -400,18 +401,27 @@ _EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines} for nines in _NINES_N
 #: at will (docs/strategies.md, "The cheap search on partnership tables where only the 8s
 #: are wild"): there the stock runs dry less often than without a wild card, and the
 #: networks lose less, so a shallower threshold keeps most of the gain for less
-PARTNERS_EIGHTS_SEARCH = (2, 8, 6)
+PARTNERS_EIGHTS_SEARCH = (2, 8, 6, 0)
+#: the search of Crates partnership tables where a seat may draw at will, every deck
+#: (docs/strategies.md, "A gated search where partners may draw at will"): there the stock
+#: runs dry so often that searching every decision near it costs 3-5 us a turn, so only
+#: the decisions whose options the network scores within `margin` points of its choice are
+#: searched, among those options alone, with 4 deals
+PARTNERS_AT_WILL_SEARCH = (2, 4, 6, 8)
 #: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
 #: where no card is wild and no seat may draw at will (with 5 players it costs more than
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
 #: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
-#: (in individual play, where the 8s or the 9s alone are wild, it gained nothing)
+#: (in individual play, where the 8s or the 9s alone are wild, it gained nothing), then
+#: PARTNERS_AT_WILL_SEARCH's
 SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
                      **deck}, PARTNERS_EIGHTS_SEARCH)
-                   for deck in _EIGHTS_ONLY_DECKS))
+                   for deck in _EIGHTS_ONLY_DECKS),
+                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1},
+                  PARTNERS_AT_WILL_SEARCH))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -439,12 +449,14 @@ ROUTE_LEN = 2 + 2 * RULES_LEN
 MAX_ROUTES = 48
 ROUTES_AT = W0 + N_SLOTS * BLOCK
 #: after the routes: the address of the searched routes' search (`expert.adept_routed_search`,
-#: 0 until they are set), how many searched routes are active, then each one's dry,
-#: samples and depth (SEARCH_ROUTES) and its tables in a route's layout
+#: 0 until they are set), how many searched routes are active, then each one's
+#: SEARCH_SETTINGS (dry, samples, depth, margin: SEARCH_ROUTES) and its tables in a route's
+#: layout
+SEARCH_SETTINGS = 4
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
-SEARCH_LEN = 3 + ROUTE_LEN - 1
-MAX_SEARCHES = 8
+SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
+MAX_SEARCHES = 9
 X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
@@ -991,7 +1003,7 @@ def searched_route(obs, buf):
     if buf.shape[0] < BUFFER_LEN:
         return -1
     for r in range(int(buf[SEARCHES_AT])):
-        if _route_matches(obs, buf, SEARCHES_AT + 1 + r * SEARCH_LEN + 3):
+        if _route_matches(obs, buf, SEARCHES_AT + 1 + r * SEARCH_LEN + SEARCH_SETTINGS):
             return r
     return -1
 
@@ -1175,11 +1187,16 @@ ADEPT_BUILTIN = Builtin(
                                           "0: to the hand's end); its searched route "
                                           "plays 6, which halved the search's cost and "
                                           "kept most of its gain",
-                    whole=True)},
+                    whole=True),
+     "margin": Param(0.0, 0.0, 1.0e9, "with search, stock or dry: search only a decision "
+                                      "whose two best options the network scores within "
+                                      "this many points of each other, and play the "
+                                      "network's choice at the others (0: search every "
+                                      "such decision)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN) = slots(ADEPT_BUILTIN)
 
 
 @kernel
@@ -1218,6 +1235,24 @@ def dry_search_fires(rules) -> bool:
     """Whether adept:dry=D can search anywhere under `rules` (expert.stock_near_empty):
     every Crates rule set (pressures); in Crazy Eights adept:dry=D plays adept's games."""
     return rules.family == "crates"
+
+
+@leaf
+def close_options(params, obs, hand, pile, options, buf, margin, close):
+    """adept's choice at a card decision of two options or more (-1 where it plays greedy:
+    no network for the table), and into `close` which options its network scores within
+    `margin` points of that choice (the choice among them); returns (choice, how many)."""
+    table = network_of(obs, buf, int(params[ADEPT_NET]), params[ADEPT_ROUTE] != 0.0)
+    n = options.shape[0]
+    if not scores_with(buf, table, n):
+        return -1, n
+    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE])
+    floor = buf[SCORES_AT + best] - margin
+    m = 0
+    for i in range(n):
+        close[i] = buf[SCORES_AT + i] > floor
+        m += close[i]
+    return best, m
 
 
 @kernel
@@ -1412,8 +1447,8 @@ def set_routes(routes, where=(), searched=()) -> None:
     buf[ROUTES_AT] = len(arrays)
     for r, (slots_held, settings) in enumerate(searched):
         at = SEARCHES_AT + 1 + r * SEARCH_LEN
-        buf[at:at + 3] = settings
-        _write_tables(buf, at + 3, _named_slots(slots_held))
+        buf[at:at + SEARCH_SETTINGS] = settings
+        _write_tables(buf, at + SEARCH_SETTINGS, _named_slots(slots_held))
     buf[SEARCHES_AT] = len(searched)
     if searched:
         from crates_sim.engine.indirect import address_of
@@ -1459,9 +1494,9 @@ def route_of(rules):
 
 
 def searched_route_of(rules):
-    """(dry, samples, depth) of the search the shipped adept (net=0, route=1) makes on
-    `rules` by a searched route (SEARCH_ROUTES), or None where it makes none: the kernel's
-    `searched_route` on a view that holds only the rules."""
+    """(dry, samples, depth, margin) of the search the shipped adept (net=0, route=1) makes
+    on `rules` by a searched route (SEARCH_ROUTES), or None where it makes none: the
+    kernel's `searched_route` on a view that holds only the rules."""
     obs = np.zeros(OBS_LEN, dtype=np.int64)
     obs[O_RULES:O_RULES + RULES_LEN] = rules.to_array()
     buf = weights_buffer()
@@ -1469,7 +1504,15 @@ def searched_route_of(rules):
     if r < 0:
         return None
     at = SEARCHES_AT + 1 + r * SEARCH_LEN
-    return tuple(int(v) for v in buf[at:at + 3])
+    return tuple(int(v) if v == int(v) else float(v) for v in buf[at:at + SEARCH_SETTINGS])
+
+
+def searched_spec(settings) -> str:
+    """The adept spec whose games a searched route with these settings (dry, samples, depth,
+    margin) plays: "adept:dry=D:samples=S:depth=T", with ":margin=M" where M is not 0."""
+    dry, samples, depth, margin = settings
+    spec = f"adept:dry={dry:g}:samples={samples:g}:depth={depth:g}"
+    return spec + (f":margin={margin:g}" if margin else "")
 
 
 def weights_address() -> int:

@@ -69,6 +69,7 @@ from crates_sim.strategies.adept import (
     ADEPT_DEPTH,
     ADEPT_DRY,
     ADEPT_FORGET,
+    ADEPT_MARGIN,
     ADEPT_SAMPLES,
     ADEPT_SEARCH,
     ADEPT_STOCK,
@@ -79,6 +80,7 @@ from crates_sim.strategies.adept import (
     SEARCHES_AT,
     adept_entry,
     near_hand_end,
+    close_options,
     network_of,
     score_options,
     scores_with,
@@ -266,6 +268,12 @@ def net_scores(obs, hand, pile, options, engine, scores):
     return True
 
 
+@leaf
+def samples_of(params):
+    """The deals a searched decision takes (expert's `samples`, at least 1)."""
+    return max(int(params[EXPERT_SAMPLES]), 1)
+
+
 @allocating
 def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, keep):
     """expert_values, guided by adept's network (`guided`): with `keep` > 0 only the `keep`
@@ -275,13 +283,7 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
     score: the network scores an option's advantage in points) averaged with weights
     samples : prior, the network counting as `prior` deals. prior 0 and keep 0 are
     expert_values exactly (the same draws, the same sums)."""
-    phase = obs[O_PHASE]
     n_options = options.shape[0]
-    samples = max(int(params[EXPERT_SAMPLES]), 1)
-    me = obs[O_SEAT]
-    n = obs[O_PLAYERS]
-    learned = params[EXPERT_VALUE] != 0.0
-    crates = obs[O_RULES + K_FAMILY] == FAMILY_CRATES
     searched = np.ones(n_options, dtype=np.bool_)
     scores = np.zeros(n_options)
     netted = (prior > 0.0 or keep > 0) and net_scores(obs, hand, pile, options, engine, scores)
@@ -289,6 +291,50 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
         order = np.argsort(-scores, kind="mergesort")
         for j in range(keep, n_options):
             searched[order[j]] = False
+    searched_values(params, obs, hand, pile, options, rng, engine, means, searched)
+    samples = samples_of(params)
+    if netted and prior > 0.0:
+        m_value = 0.0
+        m_score = 0.0
+        m = 0
+        for i in range(n_options):
+            if searched[i]:
+                m_value += means[i]
+                m_score += scores[i]
+                m += 1
+        m_value /= m
+        m_score /= m
+        for i in range(n_options):
+            if searched[i]:
+                means[i] = (samples * means[i] + prior * (m_value + scores[i] - m_score)) / (samples + prior)
+    unsearched_and_threes(params, options, means, searched)
+
+
+@leaf
+def unsearched_and_threes(params, options, means, searched):
+    """The options not searched valued UNSEARCHED, and `three` taken from every option
+    that plays a 3."""
+    for i in range(options.shape[0]):
+        if not searched[i]:
+            means[i] = UNSEARCHED
+        c = options[i]
+        if c < 52 and c // 4 == _R_3:
+            means[i] -= params[EXPERT_THREE]
+
+
+@allocating
+def searched_values(params, obs, hand, pile, options, rng, engine, means, searched):
+    """Into means[i] the mean value for the seat of each option i with searched[i] (the
+    others' are left 0) over `samples` deals of the unseen cards: expert's search. Which
+    options are searched changes no deal and no rollout of the others (each rollout is
+    seeded by its deal)."""
+    phase = obs[O_PHASE]
+    n_options = options.shape[0]
+    samples = samples_of(params)
+    me = obs[O_SEAT]
+    n = obs[O_PLAYERS]
+    learned = params[EXPERT_VALUE] != 0.0
+    crates = obs[O_RULES + K_FAMILY] == FAMILY_CRATES
     deal = expert_position(params, obs, hand, pile, engine)
     work = E.copy_state(deal)
     scratch = np.zeros(104 + 3 * n, dtype=np.int64)
@@ -312,26 +358,6 @@ def guided_values(params, obs, hand, pile, options, rng, engine, means, prior, k
                 means[i] += cut_value(work, me, base_ppoints, x, learned, crates)
     for i in range(n_options):
         means[i] /= samples
-    if netted and prior > 0.0:
-        m_value = 0.0
-        m_score = 0.0
-        m = 0
-        for i in range(n_options):
-            if searched[i]:
-                m_value += means[i]
-                m_score += scores[i]
-                m += 1
-        m_value /= m
-        m_score /= m
-        for i in range(n_options):
-            if searched[i]:
-                means[i] = (samples * means[i] + prior * (m_value + scores[i] - m_score)) / (samples + prior)
-    for i in range(n_options):
-        if not searched[i]:
-            means[i] = UNSEARCHED
-        c = options[i]
-        if c < 52 and c // 4 == _R_3:
-            means[i] -= params[EXPERT_THREE]
 
 
 @allocating
@@ -434,7 +460,7 @@ def adept_search_entry(G, seat, n_options):
             or draw_near_empty(obs, options, params[ADEPT_STOCK])
             or stock_near_empty(obs, options, params[ADEPT_DRY])):
         return _adept_search(params, obs, hand, pile, options, rng, G,
-                             params[ADEPT_SAMPLES], params[ADEPT_DEPTH])
+                             params[ADEPT_SAMPLES], params[ADEPT_DEPTH], params[ADEPT_MARGIN])
     return np.int64(adept_entry(G, seat, n_options))
 
 
@@ -442,18 +468,29 @@ def adept_search_entry(G, seat, n_options):
 def adept_routed_search(G, seat, n_options):
     """The search of the shipped adept's searched routes (adept.SEARCH_ROUTES): plain
     adept (`adept_entry`) calls it by its address, held in the weights buffer, for a card
-    decision where adept.routed_search_fires; it searches as `adept:dry=D:samples=S:depth=T`
-    does with the route's samples and depth, so the two play the same games there."""
+    decision where adept.routed_search_fires; it searches as
+    `adept:dry=D:samples=S:depth=T:margin=M` does with the route's samples, depth and margin
+    (adept.searched_spec), so the two play the same games there."""
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     buf = float_array_at(G[E.ENG0 + E.ENGINE_ADEPT], BUFFER_LEN)
     at = SEARCHES_AT + 1 + searched_route(obs, buf) * SEARCH_LEN
-    return _adept_search(params, obs, hand, pile, options, rng, G, buf[at + 1], buf[at + 2])
+    return _adept_search(params, obs, hand, pile, options, rng, G, buf[at + 1], buf[at + 2],
+                         buf[at + 3])
 
 
 @allocating
-def _adept_search(params, obs, hand, pile, options, rng, G, samples, depth):
+def _adept_search(params, obs, hand, pile, options, rng, G, samples, depth, margin):
     """adept's searched decision: expert's search with its defaults but `samples`, `depth`
-    and adept's forget and three; the option it picks."""
+    and adept's forget and three; the option it picks. With `margin` > 0 only the options
+    adept's network scores within `margin` points of its choice are searched, and where
+    that is its choice alone, the choice is played unsearched."""
+    n_options = options.shape[0]
+    searched = np.ones(n_options, dtype=np.bool_)
+    if margin > 0.0 and G[E.ENG0 + E.ENGINE_ADEPT] != 0:
+        buf = float_array_at(G[E.ENG0 + E.ENGINE_ADEPT], BUFFER_LEN)
+        best, close = close_options(params, obs, hand, pile, options, buf, margin, searched)
+        if best >= 0 and close == 1:
+            return np.int64(best)  # the network is sure enough: adept's own choice
     row = np.zeros(N_PARAMS)
     for j in range(len(EXPERT_DEFAULTS)):
         row[j] = EXPERT_DEFAULTS[j]
@@ -461,8 +498,8 @@ def _adept_search(params, obs, hand, pile, options, rng, G, samples, depth):
     row[EXPERT_DEPTH] = depth
     row[EXPERT_FORGET] = params[ADEPT_FORGET]
     row[EXPERT_THREE] = params[ADEPT_THREE]
-    n_options = options.shape[0]
     means = np.zeros(n_options)
-    expert_values(row, obs, hand, pile, options, rng, E.engine_of(G), means)
+    searched_values(row, obs, hand, pile, options, rng, E.engine_of(G), means, searched)
+    unsearched_and_threes(row, options, means, searched)
     counts = np.ones(n_options, dtype=np.int64)
     return np.int64(_pick(means, counts, 1))

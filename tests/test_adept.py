@@ -1085,20 +1085,27 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("league", 3, {"remove_ranks": "89"}),  # the 9s taken out rather than not wild
     ("serbian", 4, {"nine_wild": False}),  # partnerships, only the 8s wild: dry=2
     ("league", 4, {"partnerships": True, "remove_ranks": "9"}),
+    ("classic", 4, {"draw_when_able": True}),  # partners drawing at will: the gated search
+    ("serbian", 4, {"nine_wild": False, "draw_when_able": True}),
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild,
-    dry=2 in partnerships where only the 8s are); route=2 plays the networks alone there
-    (adept's games before that search), as do other nets."""
+    dry=2 in partnerships where only the 8s are), and with :margin=M where partners may
+    draw at will; route=2 plays the networks alone there (adept's games before that
+    search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
-    dry, samples, depth = A.searched_route_of(rules)
-    assert (dry, samples, depth) == (A.PARTNERS_EIGHTS_SEARCH if rules.partnerships
-                                     and "8" not in knobs.get("remove_ranks", "")
-                                     else A.DRY_SEARCH)
+    settings = A.searched_route_of(rules)
+    if knobs.get("draw_when_able"):
+        expected = A.PARTNERS_AT_WILL_SEARCH
+    elif rules.partnerships and "8" not in knobs.get("remove_ranks", ""):
+        expected = A.PARTNERS_EIGHTS_SEARCH
+    else:
+        expected = A.DRY_SEARCH
+    assert settings == expected
     shipped = _totals(rules, "adept")
-    assert shipped == _totals(rules, f"adept:dry={dry}:samples={samples}:depth={depth}")
+    assert shipped == _totals(rules, A.searched_spec(settings))
     assert shipped != _totals(rules, "adept:route=2")
     assert _totals(rules, "adept:route=2") == _totals(rules, f"adept:net={A.route_of(rules)}")
 
@@ -1109,8 +1116,8 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     ("league", 3, {"remove_ranks": "8"}),  # the 9s still wild
     ("serbian", 4, {"nine_wild": False, "partnerships": False}),  # only the 8s, individual
     ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild
-    ("classic", 4, {"nine_wild": False, "draw_when_able": True}),  # draws at will
-    ("classic", 4, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
+    ("classic", 4, {"nine_wild": False, "partnerships": False, "draw_when_able": True}),
+    ("classic", 5, {"draw_when_able": True}),  # draws at will, individual play
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
     rules = Rules.preset(preset, players, **knobs)
@@ -1221,3 +1228,34 @@ def test_dry_searches_every_card_decision_near_an_empty_stock_in_crates():
     # where stock cannot fire, balance's strong player (stock=4:dry=4) plays dry=4's games,
     # whose row analysis/adept_measured.json then quotes (players.measured_spec)
     assert _totals(classic, "adept:stock=4:dry=8") == _totals(classic, "adept:dry=8")
+
+
+def test_close_options_are_those_within_the_margin_of_the_networks_choice():
+    """adept's `margin` (close_options): the options its network scores within the margin
+    of its choice are searched, its choice among them; a margin wider than every gap takes
+    them all, one narrower than every gap only the choice and its exact equals."""
+    checked = 0
+    for d, options, _ctx, _rows in _card_decisions(Rules.preset("classic", 4), 5, 20):
+        params = np.zeros(8)  # net=0, route=0: set 0's own networks
+        rng = np.zeros(4, dtype=np.int64)
+        buf = A.weights_buffer()
+        choice = A.adept_choice(params, d.obs, d.hand, d.pile, options, rng, buf)
+        scores = buf[A.SCORES_AT:A.SCORES_AT + len(options)].copy()
+        gaps = scores[choice] - scores
+        for margin in (1e-9, float(np.median(gaps)) + 1e-9, 1e9):
+            close = np.zeros(len(options), dtype=np.bool_)
+            best, m = A.close_options(params, d.obs, d.hand, d.pile, options, buf, margin, close)
+            assert best == choice and m == close.sum()
+            assert close.tolist() == (gaps < margin).tolist()
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_margin_wider_than_every_gap_searches_every_option():
+    """With a margin wider than any score gap adept:dry=D searches every option of every
+    decision it searches: the search's games without a margin (which options the network
+    scores changes no deal the search draws)."""
+    rules = Rules.preset("classic", 4, draw_when_able=True)
+    searched = "adept:route=2:dry=2:samples=4:depth=6"
+    assert _totals(rules, searched + ":margin=1000000000") == _totals(rules, searched)
+    assert _totals(rules, searched + ":margin=8") != _totals(rules, searched)
