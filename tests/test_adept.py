@@ -798,8 +798,8 @@ def test_the_partnership_round_changed_only_the_partnership_network():
                                                    (4, False, True, None), (3, False, True, None)):
         rules = Rules.preset("serbian", players, partnerships=partnerships, draw_when_able=at_will)
         assert A.route_of(rules) == routed
-    drawing = Rules.preset("classic", 4, draw_when_able=True)
-    assert _totals(drawing, "adept") == _totals(drawing, "adept:net=13") \
+    drawing = Rules.preset("classic", 4, draw_when_able=True)  # the networks alone: route=2
+    assert _totals(drawing, "adept:route=2") == _totals(drawing, "adept:net=13") \
         != _totals(drawing, "adept:net=22")
 
 
