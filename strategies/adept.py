@@ -1192,11 +1192,12 @@ ADEPT_BUILTIN = Builtin(
                                           "plays 6, which halved the search's cost and "
                                           "kept most of its gain",
                     whole=True),
-     "margin": Param(0.0, 0.0, 1.0e9, "with search, stock or dry: search only a decision "
-                                      "whose two best options the network scores within "
-                                      "this many points of each other, and play the "
-                                      "network's choice at the others (0: search every "
-                                      "such decision)")},
+     "margin": Param(0.0, 0.0, 1.0e9, "with search, stock or dry: search only the options "
+                                      "the network scores within this many points of its "
+                                      "choice, and play its choice unsearched where no "
+                                      "other is that close (0: every option of every such "
+                                      "decision; its searched route where partners may "
+                                      "draw at will: 8)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
