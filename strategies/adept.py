@@ -453,6 +453,8 @@ ROUTES_AT = W0 + N_SLOTS * BLOCK
 #: SEARCH_SETTINGS (dry, samples, depth, margin: SEARCH_ROUTES) and its tables in a route's
 #: layout
 SEARCH_SETTINGS = 4
+#: a searched route's settings, by their offsets from its start
+SEARCH_DRY, SEARCH_SAMPLES, SEARCH_DEPTH, SEARCH_MARGIN = range(SEARCH_SETTINGS)
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
 SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
@@ -1019,7 +1021,8 @@ def routed_search_fires(obs, n_options, buf):
     r = searched_route(obs, buf)
     if r < 0:
         return False
-    return obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN] or near_hand_end(obs, 0)
+    return (obs[O_STOCK_N] <= buf[SEARCHES_AT + 1 + r * SEARCH_LEN + SEARCH_DRY]
+            or near_hand_end(obs, 0))
 
 
 @leaf

@@ -76,7 +76,10 @@ from crates_sim.strategies.adept import (
     ADEPT_THREE,
     BUFFER_LEN,
     SCORES_AT,
+    SEARCH_DEPTH,
     SEARCH_LEN,
+    SEARCH_MARGIN,
+    SEARCH_SAMPLES,
     SEARCHES_AT,
     adept_entry,
     close_options,
@@ -474,8 +477,8 @@ def adept_routed_search(G, seat, n_options):
     params, obs, hand, pile, options, rng = E.decision_views(G, seat, n_options)
     buf = float_array_at(G[E.ENG0 + E.ENGINE_ADEPT], BUFFER_LEN)
     at = SEARCHES_AT + 1 + searched_route(obs, buf) * SEARCH_LEN
-    return _adept_search(params, obs, hand, pile, options, rng, G, buf[at + 1], buf[at + 2],
-                         buf[at + 3])
+    return _adept_search(params, obs, hand, pile, options, rng, G, buf[at + SEARCH_SAMPLES],
+                         buf[at + SEARCH_DEPTH], buf[at + SEARCH_MARGIN])
 
 
 @allocating
