@@ -304,7 +304,7 @@ def _rule_reader(spec: str) -> bool:
 HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
              "trained on that table alone, or on a Crazy Eights preset the networks before that "
              "family's round), or searches the dry stock (where no card is wild, or only the 8s "
-             "in partnerships, or partners may draw at will), and not on others "
+             "or only the 9s in partnerships, or partners may draw at will), and not on others "
              "(docs/strategies.md, Routes), so it plays its own networks (adept:route=0) on every "
              "one of them, to compare them under one player")
 
@@ -432,7 +432,7 @@ def validation(spec: str, rules) -> str:
         elif who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"
         elif searched is not None and not re.search(r"route\s*=\s*0", str(spec)):
-            trained += ("; on this rule set (no card wild, or only the 8s in partnerships, and nobody "
+            trained += ("; on this rule set (no card wild, or only the 8s or only the 9s in partnerships, and nobody "
                         "draws at will; or partners who may draw at will) it searches decisions "
                         f"near an empty stock cheaply, as {searched_spec(searched)} "
                         "(docs/strategies.md, A cheap search of the dry stock)")

@@ -402,6 +402,11 @@ _EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines} for nines in _NINES_N
 #: are wild"): there the stock runs dry less often than without a wild card, and the
 #: networks lose less, so a shallower threshold keeps most of the gain for less
 PARTNERS_EIGHTS_SEARCH = (2, 8, 6, 0)
+#: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
+#: and wild (E_WILD9). In partnerships with no draws at will such a table plays
+#: DRY_SEARCH (docs/strategies.md, "The cheap search on partnership tables where only the
+#: 9s are wild": dry=3 gained most there, within the bound)
+_NINES_ONLY_DECK = {IN_DECK + 4 * R_8: 0, EFFECT + 4 * R_9: E_WILD9, IN_DECK + 4 * R_9: 1}
 #: the search of Crates partnership tables where a seat may draw at will, every deck
 #: (docs/strategies.md, "A gated search where partners may draw at will"): there the stock
 #: runs dry so often that searching every decision near it costs 3-5 us a turn, so only
@@ -413,13 +418,16 @@ PARTNERS_AT_WILL_SEARCH = (2, 4, 6, 8)
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
 #: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
 #: (in individual play, where the 8s or the 9s alone are wild, it gained nothing), then
-#: PARTNERS_AT_WILL_SEARCH's
+#: PARTNERS_AT_WILL_SEARCH's, and DRY_SEARCH on partnership tables where only the 9s are
+#: wild (_NINES_ONLY_DECK)
 SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
                      **deck}, PARTNERS_EIGHTS_SEARCH)
                    for deck in _EIGHTS_ONLY_DECKS),
+                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
+                   **_NINES_ONLY_DECK}, DRY_SEARCH),
                  ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1},
                   PARTNERS_AT_WILL_SEARCH))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
@@ -458,7 +466,7 @@ SEARCH_DRY, SEARCH_SAMPLES, SEARCH_DEPTH, SEARCH_MARGIN = range(SEARCH_SETTINGS)
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
 SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
-MAX_SEARCHES = 9
+MAX_SEARCHES = 10
 X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
@@ -1164,7 +1172,8 @@ ADEPT_BUILTIN = Builtin(
                                    "a cheap search of the dry stock (dry=3, samples=8, "
                                    "depth=6: SEARCH_ROUTES), with dry=2 on Crates "
                                    "partnership tables where only the 8s are wild "
-                                   "and no draws at will, and dry=2, samples=4, "
+                                   "and no draws at will (dry=3 where only the 9s "
+                                   "are), and dry=2, samples=4, "
                                    "margin=8 on Crates partnership tables with draws "
                                    "at will; 2: the same networks "
                                    "without that search (adept's games before it); 0: "

@@ -1085,14 +1085,16 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("league", 3, {"remove_ranks": "89"}),  # the 9s taken out rather than not wild
     ("serbian", 4, {"nine_wild": False}),  # partnerships, only the 8s wild: dry=2
     ("league", 4, {"partnerships": True, "remove_ranks": "9"}),
+    ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild: dry=3
     ("classic", 4, {"draw_when_able": True}),  # partners drawing at will: the gated search
     ("serbian", 4, {"nine_wild": False, "draw_when_able": True}),
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
-    games (its cheap search of the race to an empty stock: dry=3 where no card is wild,
-    dry=2 in partnerships where only the 8s are), and with :margin=M where partners may
+    games (its cheap search of the race to an empty stock: dry=3 where no card is wild
+    and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
+    are), and with :margin=M where partners may
     draw at will; route=2 plays the networks alone there (adept's games before that
     search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
@@ -1115,7 +1117,7 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     ("classic", 5, {"nine_wild": False, "remove_ranks": "8"}),  # 5 players: not searched
     ("league", 3, {"remove_ranks": "8"}),  # the 9s still wild
     ("serbian", 4, {"nine_wild": False, "partnerships": False}),  # only the 8s, individual
-    ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild
+    ("classic", 4, {"remove_ranks": "8", "partnerships": False}),  # only the 9s, individual
     ("classic", 4, {"nine_wild": False, "partnerships": False, "draw_when_able": True}),
     ("classic", 5, {"draw_when_able": True}),  # draws at will, individual play
 ])
