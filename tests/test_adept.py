@@ -1088,19 +1088,21 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild: dry=3
     ("classic", 4, {"draw_when_able": True}),  # partners drawing at will: the gated search
     ("serbian", 4, {"nine_wild": False, "draw_when_able": True}),
+    ("league", 2, {"nine_wild": False, "draw_when_able": True}),  # two players: the same
+    ("classic", 2, {"remove_ranks": "9", "draw_when_able": True}),
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild
     and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
-    are), and with :margin=M where partners may
-    draw at will; route=2 plays the networks alone there (adept's games before that
+    are), and with :margin=M where partners may draw at will and with two players where
+    a seat may and only the 8s are wild; route=2 plays the networks alone there (adept's games before that
     search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
     settings = A.searched_route_of(rules)
     if knobs.get("draw_when_able"):
-        expected = A.PARTNERS_AT_WILL_SEARCH
+        expected = A.PARTNERS_AT_WILL_SEARCH if players == 4 else A.TWO_PLAYER_AT_WILL_SEARCH
     elif rules.partnerships and "8" not in knobs.get("remove_ranks", ""):
         expected = A.PARTNERS_EIGHTS_SEARCH
     else:
@@ -1120,6 +1122,8 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     ("classic", 4, {"remove_ranks": "8", "partnerships": False}),  # only the 9s, individual
     ("classic", 4, {"nine_wild": False, "partnerships": False, "draw_when_able": True}),
     ("classic", 5, {"draw_when_able": True}),  # draws at will, individual play
+    ("classic", 2, {"draw_when_able": True}),  # two players at will, the 8s and 9s wild
+    ("serbian", 2, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
     rules = Rules.preset(preset, players, **knobs)
