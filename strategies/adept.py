@@ -1216,8 +1216,8 @@ ADEPT_BUILTIN = Builtin(
                                       "the network scores within this many points of its "
                                       "choice, and play its choice unsearched where no "
                                       "other is that close (0: every option of every such "
-                                      "decision; its searched route where partners may "
-                                      "draw at will: 8)")},
+                                      "decision; its searched routes where partners, or "
+                                      "two players, may draw at will: 8)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
