@@ -1097,8 +1097,8 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild
     and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
     are), and with :margin=M where partners may draw at will and with two players where
-    a seat may and only the 8s are wild; route=2 plays the networks alone there (adept's games before that
-    search), as do other nets."""
+    a seat may and only the 8s are wild; route=2 plays the networks alone there (adept's
+    games before that search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
     settings = A.searched_route_of(rules)
     if knobs.get("draw_when_able"):
