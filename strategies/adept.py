@@ -418,13 +418,18 @@ PARTNERS_AT_WILL_SEARCH = (2, 4, 6, 8)
 #: head on eight such tables, where deeper or wider settings gained 1 point more at up to
 #: 2.0 us a turn
 TWO_PLAYER_AT_WILL_SEARCH = PARTNERS_AT_WILL_SEARCH
+#: the search of two-player Crates tables where only the 9s are wild (_NINES_ONLY_DECK)
+#: and no seat may draw at will (docs/strategies.md, "A deeper search with two players
+#: where only the 9s are wild"): the networks alone cost under 1 us a turn there, so a
+#: deeper search fits: +3.6 head to head on eight such tables, DRY_SEARCH +2.6
+TWO_PLAYER_NINES_SEARCH = (4, 12, 8, 0)
 #: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
 #: where no card is wild and no seat may draw at will (with 5 players it costs more than
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
 #: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
 #: (in individual play, where the 8s or the 9s alone are wild, it gained nothing), then
 #: PARTNERS_AT_WILL_SEARCH's, DRY_SEARCH on partnership tables where only the 9s are wild
-#: (_NINES_ONLY_DECK), and TWO_PLAYER_AT_WILL_SEARCH's
+#: (_NINES_ONLY_DECK), TWO_PLAYER_AT_WILL_SEARCH's, and TWO_PLAYER_NINES_SEARCH's
 SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
@@ -436,7 +441,9 @@ SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_AB
                  ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
                    **_NINES_ONLY_DECK}, DRY_SEARCH),
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 1, **deck},
-                    TWO_PLAYER_AT_WILL_SEARCH) for deck in _EIGHTS_ONLY_DECKS))
+                    TWO_PLAYER_AT_WILL_SEARCH) for deck in _EIGHTS_ONLY_DECKS),
+                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0,
+                   **_NINES_ONLY_DECK}, TWO_PLAYER_NINES_SEARCH))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -473,7 +480,7 @@ SEARCH_DRY, SEARCH_SAMPLES, SEARCH_DEPTH, SEARCH_MARGIN = range(SEARCH_SETTINGS)
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
 SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
-MAX_SEARCHES = 12
+MAX_SEARCHES = 13
 X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
@@ -1183,7 +1190,10 @@ ADEPT_BUILTIN = Builtin(
                                    "are), and dry=2, samples=4, "
                                    "margin=8 on Crates partnership tables with draws "
                                    "at will and on two-player Crates tables with "
-                                   "draws at will where only the 8s are wild; 2: the same networks "
+                                   "draws at will where only the 8s are wild, and "
+                                   "dry=4, samples=12, depth=8 on two-player Crates "
+                                   "tables where only the 9s are wild and nobody "
+                                   "draws at will; 2: the same networks "
                                    "without that search (adept's games before it); 0: "
                                    "net's own networks everywhere",
                     whole=True),

@@ -1090,14 +1090,16 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("serbian", 4, {"nine_wild": False, "draw_when_able": True}),
     ("league", 2, {"nine_wild": False, "draw_when_able": True}),  # two players: the same
     ("classic", 2, {"remove_ranks": "9", "draw_when_able": True}),
+    ("league", 2, {"remove_ranks": "8"}),  # two players, only the 9s wild: dry=4
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild
     and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
-    are), and with :margin=M where partners may draw at will and with two players where
-    a seat may and only the 8s are wild; route=2 plays the networks alone there (adept's
+    are, dry=4 with two players where only the 9s are), and with :margin=M where partners
+    may draw at will and with two players where a seat may and only the 8s are wild;
+    route=2 plays the networks alone there (adept's
     games before that search), as do other nets."""
     rules = Rules.preset(preset, players, **knobs)
     settings = A.searched_route_of(rules)
@@ -1105,6 +1107,9 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         expected = A.PARTNERS_AT_WILL_SEARCH if players == 4 else A.TWO_PLAYER_AT_WILL_SEARCH
     elif rules.partnerships and "8" not in knobs.get("remove_ranks", ""):
         expected = A.PARTNERS_EIGHTS_SEARCH
+    elif players == 2 and "8" in knobs.get("remove_ranks", "") and "9" not in knobs.get(
+            "remove_ranks", "") and knobs.get("nine_wild", True):
+        expected = A.TWO_PLAYER_NINES_SEARCH
     else:
         expected = A.DRY_SEARCH
     assert settings == expected
@@ -1123,6 +1128,7 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     ("classic", 4, {"nine_wild": False, "partnerships": False, "draw_when_able": True}),
     ("classic", 5, {"draw_when_able": True}),  # draws at will, individual play
     ("classic", 2, {"draw_when_able": True}),  # two players at will, the 8s and 9s wild
+    ("classic", 3, {"remove_ranks": "8"}),  # three players, only the 9s wild
     ("serbian", 2, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
