@@ -114,7 +114,12 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "or adept:route=2, the networks alone where adept searches by a searched route, "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after adept's fifth searched "
+                  "adept,expert` (or adept:stock=4,expert) folders (after adept's sixth searched "
+                  "route, on its tables, two-player Crates tables where only the 9s are wild and "
+                  "nobody draws at will: the first six such rule sets drawn by seed 12090 on seeds "
+                  "61810-61815 with adept and with adept:route=2, 1,000 deals each; the earlier row "
+                  "on such a rule set, measured before that search, is adept:route=2's, and that "
+                  "rule set again with adept on its own seed, 1,000 deals; after adept's fifth searched "
                   "route: --tables drawn:10:12040's tables on seeds 61740-61749 with adept, 1,000 "
                   "deals each; on that route's tables, two-player Crates tables where a seat may draw at will and "
                   "only the 8s are wild: the first six such rule sets drawn by seed 12030 on seeds "
@@ -316,8 +321,8 @@ def _rule_reader(spec: str) -> bool:
 HELD_NOTE = ("adept plays another set of networks by a route on some of these rule sets (one "
              "trained on that table alone, or on a Crazy Eights preset the networks before that "
              "family's round), or searches the dry stock (where no card is wild, or only the 8s "
-             "or only the 9s in partnerships, or partners may draw at will, or two players may "
-             "where only the 8s are wild), and not on others "
+             "or only the 9s in partnerships or with two players, or partners may draw at will, or "
+             "two players may where only the 8s are wild), and not on others "
              "(docs/strategies.md, Routes), so it plays its own networks (adept:route=0) on every "
              "one of them, to compare them under one player")
 
@@ -445,7 +450,8 @@ def validation(spec: str, rules) -> str:
         elif who != "adept":
             trained += f"; {who} searches some of its decisions as expert does"
         elif searched is not None and not re.search(r"route\s*=\s*0", str(spec)):
-            trained += ("; on this rule set (no card wild, or only the 8s or only the 9s in partnerships, and nobody "
+            trained += ("; on this rule set (no card wild, or only the 8s or only the 9s in partnerships, or only "
+                        "the 9s with two players, and nobody "
                         "draws at will; or partners who may draw at will; or two players who may, only the "
                         "8s wild) it searches decisions "
                         f"near an empty stock cheaply, as {searched_spec(searched)} "
