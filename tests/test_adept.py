@@ -1078,40 +1078,33 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     assert A.route_of(Rules.preset("classic", 4, partnerships=False, spare_three=5)) != 3
 
 
-@pytest.mark.parametrize("preset,players,knobs", [
-    ("classic", 4, {"nine_wild": False, "remove_ranks": "8K"}),  # partnerships
-    ("classic", 4, {"partnerships": False, "nine_wild": False, "remove_ranks": "8K"}),
-    ("serbian", 2, {"nine_wild": False, "remove_ranks": "8"}),
-    ("league", 3, {"remove_ranks": "89"}),  # the 9s taken out rather than not wild
-    ("serbian", 4, {"nine_wild": False}),  # partnerships, only the 8s wild: dry=2
-    ("league", 4, {"partnerships": True, "remove_ranks": "9"}),
-    ("classic", 4, {"remove_ranks": "8"}),  # partnerships, only the 9s wild: dry=3
-    ("classic", 4, {"draw_when_able": True}),  # partners drawing at will: the gated search
-    ("serbian", 4, {"nine_wild": False, "draw_when_able": True}),
-    ("league", 2, {"nine_wild": False, "draw_when_able": True}),  # two players: the same
-    ("classic", 2, {"remove_ranks": "9", "draw_when_able": True}),
-    ("league", 2, {"remove_ranks": "8"}),  # two players, only the 9s wild: dry=4
+@pytest.mark.parametrize("preset,players,knobs,route", [
+    ("classic", 4, {"nine_wild": False, "remove_ranks": "8K"}, "DRY_SEARCH"),  # partnerships
+    ("classic", 4, {"partnerships": False, "nine_wild": False, "remove_ranks": "8K"},
+     "DRY_SEARCH"),
+    ("serbian", 2, {"nine_wild": False, "remove_ranks": "8"}, "DRY_SEARCH"),
+    ("league", 3, {"remove_ranks": "89"}, "DRY_SEARCH"),  # the 9s taken out, not unwild
+    ("serbian", 4, {"nine_wild": False}, "PARTNERS_EIGHTS_SEARCH"),  # only the 8s wild
+    ("league", 4, {"partnerships": True, "remove_ranks": "9"}, "PARTNERS_EIGHTS_SEARCH"),
+    ("classic", 4, {"remove_ranks": "8"}, "DRY_SEARCH"),  # partnerships, only the 9s wild
+    ("classic", 4, {"draw_when_able": True}, "PARTNERS_AT_WILL_SEARCH"),  # the gated search
+    ("serbian", 4, {"nine_wild": False, "draw_when_able": True}, "PARTNERS_AT_WILL_SEARCH"),
+    ("league", 2, {"nine_wild": False, "draw_when_able": True}, "TWO_PLAYER_AT_WILL_SEARCH"),
+    ("classic", 2, {"remove_ranks": "9", "draw_when_able": True}, "TWO_PLAYER_AT_WILL_SEARCH"),
+    ("league", 2, {"remove_ranks": "8"}, "TWO_PLAYER_NINES_SEARCH"),  # only the 9s wild
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
-        preset, players, knobs):
+        preset, players, knobs, route):
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild
     and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
     are, dry=4 with two players where only the 9s are), and with :margin=M where partners
     may draw at will and with two players where a seat may and only the 8s are wild;
-    route=2 plays the networks alone there (adept's
-    games before that search), as do other nets."""
+    route=2 plays the networks alone there (adept's games before that search), as do
+    other nets."""
     rules = Rules.preset(preset, players, **knobs)
     settings = A.searched_route_of(rules)
-    if knobs.get("draw_when_able"):
-        expected = A.PARTNERS_AT_WILL_SEARCH if players == 4 else A.TWO_PLAYER_AT_WILL_SEARCH
-    elif rules.partnerships and "8" not in knobs.get("remove_ranks", ""):
-        expected = A.PARTNERS_EIGHTS_SEARCH
-    elif players == 2 and "8" in knobs.get("remove_ranks", "") and "9" not in knobs.get(
-            "remove_ranks", "") and knobs.get("nine_wild", True):
-        expected = A.TWO_PLAYER_NINES_SEARCH
-    else:
-        expected = A.DRY_SEARCH
+    expected = getattr(A, route)
     assert settings == expected
     shipped = _totals(rules, "adept")
     assert shipped == _totals(rules, A.searched_spec(settings))
@@ -1122,13 +1115,12 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
 @pytest.mark.parametrize("preset,players,knobs", [
     ("classic", 4, {}),
     ("classic", 5, {"nine_wild": False, "remove_ranks": "8"}),  # 5 players: not searched
-    ("league", 3, {"remove_ranks": "8"}),  # the 9s still wild
+    ("league", 3, {"remove_ranks": "8"}),  # only the 9s wild, three players
     ("serbian", 4, {"nine_wild": False, "partnerships": False}),  # only the 8s, individual
     ("classic", 4, {"remove_ranks": "8", "partnerships": False}),  # only the 9s, individual
     ("classic", 4, {"nine_wild": False, "partnerships": False, "draw_when_able": True}),
     ("classic", 5, {"draw_when_able": True}),  # draws at will, individual play
     ("classic", 2, {"draw_when_able": True}),  # two players at will, the 8s and 9s wild
-    ("classic", 3, {"remove_ranks": "8"}),  # three players, only the 9s wild
     ("serbian", 2, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
