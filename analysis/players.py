@@ -115,7 +115,7 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
                   "adept,expert` (or adept:stock=4,expert) folders (after adept's sixth searched "
-                  "route and the trials of issue 38's eighth session: --tables drawn:10:12130's "
+                  "route, adept unchanged since: --tables drawn:10:12130's "
                   "tables on seeds 61920-61929 with adept, 1,000 deals each; after the sixth "
                   "searched route, on its tables, two-player Crates tables where only the 9s are wild and "
                   "nobody draws at will: the first six such rule sets drawn by seed 12090 on seeds "
