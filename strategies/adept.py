@@ -45,6 +45,7 @@ from importlib import resources
 import numpy as np
 
 from crates_sim.cards import (
+    ACTION_DRAW,
     ACTION_PASS,
     COUNT_ADD,
     DRAW_UNLIMITED,
@@ -926,8 +927,10 @@ def add_inputs(buf, units, row_at, n_inputs, w_at):
 
 
 @leaf
-def score_options(obs, hand, pile, options, buf, table, three):
-    """Every option's score into buf[SCORES_AT + i]; returns the best option's index."""
+def score_options(obs, hand, pile, options, buf, table, three, draw):
+    """Every option's score into buf[SCORES_AT + i]; returns the best option's index.
+    `three` points come off every option that plays a 3, and `draw` points go onto a
+    voluntary draw (a draw offered beside a card at a play: `draw_bonus`)."""
     n = options.shape[0]
     c0, c1, c2, c3, c4 = option_rows(obs, hand, pile, options, buf, ROWS_AT, N_OPTION,
                                      False)
@@ -968,6 +971,8 @@ def score_options(obs, hand, pile, options, buf, table, three):
             s += (zh if zh > 0.0 else 0.0) * out_w[h]
         if three != 0.0 and buf[at + 10] != 0.0:  # option feature 10: the card is a 3
             s -= three
+        if draw != 0.0 and options[i] == ACTION_DRAW and obs[O_PHASE] == PH_PLAY:
+            s += draw
         buf[SCORES_AT + i] = s
         if s > best_score:
             best_score = s
@@ -1093,14 +1098,18 @@ ADEPT_BUILTIN = Builtin(
     "the 8s are wild and nobody may draw at will, and on Crates partnership "
     "tables where a seat may draw at will as dry=2:samples=4:depth=6:margin=8, "
     "only the network's close calls (route=2: the networks alone), "
+    "and on every Crates rule set where a seat may draw at will 25 points "
+    "onto a voluntary draw's score (draw=0: not), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
     "deals each), -1.7 in very-crazy-eights with 2 (2,000), and -19 "
-    "to -25 on classic with draw_when_able=true or remove_ranks=QK; 0.4-1.2 us "
-    "a turn over whole games on every preset, "
-    "1.7 with draw_when_able=true (expert: 50-300); search=1 or 2 searches "
+    "to -25 on classic with remove_ranks=QK, and with draws at will (its "
+    "draw bonus) +96 on classic's and +99.9 on a league partnership rule "
+    "set; 0.4-1.2 us a turn over whole games on every preset, "
+    "3-9 where a seat may draw at will (draw=0: about 2; expert: 50-300); "
+    "search=1 or 2 searches "
     "as expert does near a hand's end, 1 to 17 points of win rate closer to "
     "expert for 2-41 us a turn; stock=4 searches the draws near an empty "
     "stock where a seat may draw at will (Crates): -5.1 to +9.7 against "
@@ -1227,11 +1236,50 @@ ADEPT_BUILTIN = Builtin(
                                       "choice, and play its choice unsearched where no "
                                       "other is that close (0: every option of every such "
                                       "decision; its searched routes where partners, or "
-                                      "two players, may draw at will: 8)")},
+                                      "two players, may draw at will: 8)"),
+     "draw": Param(-1.0, -1.0, 1.0e9, "points added to a voluntary draw's score (a draw "
+                                     "offered beside a card, draw_when_able): -1 the "
+                                     "shipped choice, DRAW_AT_WILL_BONUS (25) on Crates "
+                                     "rule sets with draws at will with net=0 and "
+                                     "route=1, else 0; 0 none (adept's games before it)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN, ADEPT_DRAW) = slots(ADEPT_BUILTIN)
+
+#: points the shipped adept (net=0, route=1) adds to a voluntary draw's score on Crates
+#: rule sets where a seat may draw at will (`draw`'s default). Its networks, fitted to
+#: expert's values, undervalue such a draw: drawing the stock down leaves the other side
+#: to draw from an empty one and take the doubling pressures, a plan longer than expert's
+#: rollouts see. Head to head, 25 points gained +43 to +100 points of win rate over
+#: draw=0 on 24 such rule sets (docs/strategies.md, "Drawing at will pays").
+DRAW_AT_WILL_BONUS = 25.0
+
+
+@leaf
+def draw_bonus(params, obs):
+    """The points adept adds to a voluntary draw's score: `draw` where it is 0 or more,
+    else (-1, its default) DRAW_AT_WILL_BONUS with the shipped networks and routes (net=0,
+    route=1) on a Crates rule set with draw_when_able, and 0 elsewhere."""
+    given = params[ADEPT_DRAW]
+    if given >= 0.0:
+        return given
+    if (params[ADEPT_NET] == 0.0 and params[ADEPT_ROUTE] == 1.0
+            and obs[O_RULES + K_FAMILY] == FAMILY_CRATES
+            and obs[O_RULES + K_DRAW_WHEN_ABLE] != 0):
+        return DRAW_AT_WILL_BONUS
+    return 0.0
+
+
+def draw_bonus_of(rules, net=0.0, route=1.0, draw=-1.0) -> float:
+    """`draw_bonus` on `rules` for adept with these net, route and draw (in Python: what
+    `analysis.players.measured_spec` needs to tell adept's games apart)."""
+    if draw >= 0.0:
+        return float(draw)
+    if (net == 0.0 and route == 1.0 and rules.family == "crates"
+            and rules.knobs.get("draw_when_able")):
+        return DRAW_AT_WILL_BONUS
+    return 0.0
 
 
 @kernel
@@ -1250,7 +1298,8 @@ def adept_choice(params, obs, hand, pile, options, rng, buf):
     table = network_of(obs, buf, int(params[ADEPT_NET]), params[ADEPT_ROUTE] != 0.0)
     if not scores_with(buf, table, n):
         return greedy_nb(params, obs, hand, pile, options, rng)
-    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE])
+    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE],
+                         draw_bonus(params, obs))
     temp = params[ADEPT_TEMP]
     if temp <= 0.0:
         return best
@@ -1281,7 +1330,8 @@ def close_options(params, obs, hand, pile, options, buf, margin, close):
     n = options.shape[0]
     if not scores_with(buf, table, n):
         return -1, n
-    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE])
+    best = score_options(obs, hand, pile, options, buf, table, params[ADEPT_THREE],
+                         draw_bonus(params, obs))
     floor = buf[SCORES_AT + best] - margin
     m = 0
     for i in range(n):
@@ -1604,7 +1654,7 @@ def current_weights(net_set: int = 0) -> dict:
 
 
 def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0,
-                  route: bool = True):
+                  route: bool = True, draw: float = 0.0):
     """adept's score of every option of a card decision with set `net_set`'s networks
     (points, higher is better: what `crates play --hint adept` shows), or None where it
     does not score (a call, an announcement, a single option, a table kind without a
@@ -1618,5 +1668,5 @@ def option_values(obs, hand, pile, options, three: float = 0.0, net_set: int = 0
     table = int(network_of(np.asarray(obs, dtype=np.int64), buf, int(net_set), bool(route)))
     if buf[4 + table] == 0.0:
         return None
-    score_options(obs, hand, pile, options, buf, table, float(three))
+    score_options(obs, hand, pile, options, buf, table, float(three), float(draw))
     return buf[SCORES_AT:SCORES_AT + n].copy()

@@ -265,7 +265,7 @@ def net_scores(obs, hand, pile, options, engine, scores):
     n = options.shape[0]
     if not scores_with(buf, table, n):
         return False
-    score_options(obs, hand, pile, options, buf, table, 0.0)
+    score_options(obs, hand, pile, options, buf, table, 0.0, 0.0)
     for i in range(n):
         scores[i] = buf[SCORES_AT + i]
     return True

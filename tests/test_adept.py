@@ -701,6 +701,17 @@ def test_an_option_says_what_it_does_under_these_rules():
     assert forced["voluntary_draw"] == 0.0
 
 
+def test_draw_adds_its_points_to_a_voluntary_draw_only():
+    """`draw` points go onto a draw offered beside a card at a play, and onto no card."""
+    from crates_sim.cards import ACTION_DRAW
+
+    d = _table_decision("classic", 4, draw_when_able=True)
+    options = [o for o in d.options if o != ACTION_DRAW][:2] + [ACTION_DRAW]
+    plain = A.option_values(d.obs, d.hand, d.pile, options)
+    more = A.option_values(d.obs, d.hand, d.pile, options, draw=25.0)
+    assert list(more - plain) == [0.0, 0.0, 25.0]
+
+
 def test_older_weights_files_get_zero_weights_on_the_inputs_they_lack(tmp_path):
     """A file that names fewer inputs (an older network) reads into this layout with zero
     weights on the others, and scores every option exactly as its own inputs say."""
@@ -1124,8 +1135,43 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     ("serbian", 2, {"nine_wild": False, "remove_ranks": "8", "draw_when_able": True}),
 ])
 def test_elsewhere_route_2_plays_the_shipped_adepts_games(preset, players, knobs):
+    """Where no searched route fires, route=2 plays the shipped adept's games; where a
+    seat may draw at will, those of draw=0 (the shipped adept adds DRAW_AT_WILL_BONUS to
+    a voluntary draw there, route=2 does not)."""
     rules = Rules.preset(preset, players, **knobs)
-    assert _totals(rules, "adept") == _totals(rules, "adept:route=2")
+    shipped = "adept:draw=0" if knobs.get("draw_when_able") else "adept"
+    assert _totals(rules, shipped) == _totals(rules, "adept:route=2")
+
+
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 4, {"partnerships": False, "draw_when_able": True}),  # no searched route
+    ("classic", 3, {"draw_when_able": True}),
+    ("league", 2, {"draw_when_able": True}),
+    ("classic", 4, {"draw_when_able": True}),  # partnerships: the gated search too
+])
+def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, players, knobs):
+    """On Crates rule sets with draw_when_able the shipped adept (draw=-1) adds
+    DRAW_AT_WILL_BONUS points to a voluntary draw's score: it plays draw=25's games,
+    draw=0 plays adept's games from before (its searched route's, or the networks'
+    alone), and route=2 and other nets keep theirs."""
+    rules = Rules.preset(preset, players, **knobs)
+    shipped = _totals(rules, "adept")
+    assert A.DRAW_AT_WILL_BONUS == 25.0
+    assert shipped == _totals(rules, "adept:draw=25")
+    assert shipped != _totals(rules, "adept:draw=0")
+    settings = A.searched_route_of(rules)
+    before = A.searched_spec(settings) + ":draw=0" if settings else "adept:route=2"
+    assert _totals(rules, "adept:draw=0") == _totals(rules, before)
+    assert _totals(rules, "adept:net=12") == _totals(rules, "adept:net=12:draw=0")
+
+
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 4, {}),  # no draws at will: nothing to add to
+    ("crazy-eights", 4, {"draw_when_able": True}),  # Crazy Eights: no pressures, no bonus
+])
+def test_without_draws_at_will_in_crates_the_bonus_is_off(preset, players, knobs):
+    rules = Rules.preset(preset, players, **knobs)
+    assert _totals(rules, "adept") == _totals(rules, "adept:draw=0")
 
 
 def test_search_0_leaves_only_an_opponent_with_no_cards():
