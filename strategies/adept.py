@@ -1241,30 +1241,33 @@ ADEPT_BUILTIN = Builtin(
                                      "offered beside a card, draw_when_able): -1 the "
                                      "shipped choice, DRAW_AT_WILL_BONUS (25) on Crates "
                                      "rule sets with draws at will with net=0 and "
-                                     "route=1, else 0; 0 none (adept's games before it)")},
+                                     "route 0 or 1, else 0; 0 none (adept's games "
+                                     "before it)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
  ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN, ADEPT_DRAW) = slots(ADEPT_BUILTIN)
 
-#: points the shipped adept (net=0, route=1) adds to a voluntary draw's score on Crates
+#: points the shipped adept (net=0; route 1, or 0) adds to a voluntary draw's score on Crates
 #: rule sets where a seat may draw at will (`draw`'s default). Its networks, fitted to
 #: expert's values, undervalue such a draw: drawing the stock down leaves the other side
 #: to draw from an empty one and take the doubling pressures, a plan longer than expert's
-#: rollouts see. Head to head, 25 points gained +43 to +100 points of win rate over
-#: draw=0 on 24 such rule sets (docs/strategies.md, "Drawing at will pays").
+#: rollouts see. Head to head, 25 points gained +46 to +100 points of win rate over
+#: draw=0 on 21 such rule sets (docs/strategies.md, "Drawing at will pays").
 DRAW_AT_WILL_BONUS = 25.0
 
 
 @leaf
 def draw_bonus(params, obs):
     """The points adept adds to a voluntary draw's score: `draw` where it is 0 or more,
-    else (-1, its default) DRAW_AT_WILL_BONUS with the shipped networks and routes (net=0,
-    route=1) on a Crates rule set with draw_when_able, and 0 elsewhere."""
+    else (-1, its default) DRAW_AT_WILL_BONUS with the shipped networks (net=0, route 0 or
+    1: balance holds adept to route=0 across variants) on a Crates rule set with
+    draw_when_able, and 0 elsewhere; route=2 plays adept's games from before its searched
+    routes and this bonus."""
     given = params[ADEPT_DRAW]
     if given >= 0.0:
         return given
-    if (params[ADEPT_NET] == 0.0 and params[ADEPT_ROUTE] == 1.0
+    if (params[ADEPT_NET] == 0.0 and params[ADEPT_ROUTE] != 2.0
             and obs[O_RULES + K_FAMILY] == FAMILY_CRATES
             and obs[O_RULES + K_DRAW_WHEN_ABLE] != 0):
         return DRAW_AT_WILL_BONUS
@@ -1276,7 +1279,7 @@ def draw_bonus_of(rules, net=0.0, route=1.0, draw=-1.0) -> float:
     `analysis.players.measured_spec` needs to tell adept's games apart)."""
     if draw >= 0.0:
         return float(draw)
-    if (net == 0.0 and route == 1.0 and rules.family == "crates"
+    if (net == 0.0 and route != 2.0 and rules.family == "crates"
             and rules.knobs.get("draw_when_able")):
         return DRAW_AT_WILL_BONUS
     return 0.0

@@ -1046,7 +1046,8 @@ def _totals(rules, spec, games=3):
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
     rules = Rules.preset(preset, players, **knobs)
     shipped = _totals(rules, "adept:route=2")  # the routed networks, without a searched route
-    assert (shipped == _totals(rules, "adept:route=0")) is (routed is None)
+    # (and without the draw bonus where a seat may draw at will: route=0 has it, draw=0 not)
+    assert (shipped == _totals(rules, "adept:route=0:draw=0")) is (routed is None)
     if routed is not None:
         assert shipped == _totals(rules, f"adept:net={routed}")
 
@@ -1153,7 +1154,7 @@ def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, play
     """On Crates rule sets with draw_when_able the shipped adept (draw=-1) adds
     DRAW_AT_WILL_BONUS points to a voluntary draw's score: it plays draw=25's games,
     draw=0 plays adept's games from before (its searched route's, or the networks'
-    alone), and route=2 and other nets keep theirs."""
+    alone), route=0 adds it too, and route=2 and other nets keep their games."""
     rules = Rules.preset(preset, players, **knobs)
     shipped = _totals(rules, "adept")
     assert A.DRAW_AT_WILL_BONUS == 25.0
@@ -1163,6 +1164,9 @@ def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, play
     before = A.searched_spec(settings) + ":draw=0" if settings else "adept:route=2"
     assert _totals(rules, "adept:draw=0") == _totals(rules, before)
     assert _totals(rules, "adept:net=12") == _totals(rules, "adept:net=12:draw=0")
+    # balance holds adept to route=0 across variants: the bonus holds there too
+    assert _totals(rules, "adept:route=0") == _totals(rules, "adept:route=0:draw=25")
+    assert _totals(rules, "adept:route=0") != _totals(rules, "adept:route=0:draw=0")
 
 
 @pytest.mark.parametrize("preset,players,knobs", [
