@@ -712,6 +712,21 @@ def test_draw_adds_its_points_to_a_voluntary_draw_only():
     assert list(more - plain) == [0.0, 0.0, 25.0]
 
 
+def test_the_hint_shows_adepts_scores_with_its_draw_bonus():
+    """`crates play --hint adept` shows the scores adept plays by: with the draw bonus on a
+    voluntary draw where a seat may draw at will, and without it for draw=0."""
+    from crates_sim.cards import ACTION_DRAW
+    from crates_sim.play.step import Table
+
+    table = Table(Rules.preset("classic", 4, draw_when_able=True), [None] * 4, 5, 0)
+    while not (table.pending_phase == 0 and ACTION_DRAW in table.pending.options
+               and len(table.pending.options) >= 2):
+        table.answer(table.pending.options[0])
+    shipped, before = table.hint_values("adept"), table.hint_values("adept:draw=0")
+    assert shipped[ACTION_DRAW] - before[ACTION_DRAW] == A.DRAW_AT_WILL_BONUS
+    assert all(shipped[o] == before[o] for o in shipped if o != ACTION_DRAW)
+
+
 def test_older_weights_files_get_zero_weights_on_the_inputs_they_lack(tmp_path):
     """A file that names fewer inputs (an older network) reads into this layout with zero
     weights on the others, and scores every option exactly as its own inputs say."""

@@ -308,12 +308,21 @@ class Table:
         (spec,) = parse_strategies([spec], 1)
         name = spec.split(":")[0]
         if self.pending is not None and name == "adept":  # its network's scores, in points
-            from ..strategies.adept import ADEPT_NET, ADEPT_ROUTE, ADEPT_THREE, option_values
+            from ..strategies.adept import (
+                ADEPT_DRAW,
+                ADEPT_NET,
+                ADEPT_ROUTE,
+                ADEPT_THREE,
+                draw_bonus_of,
+                option_values,
+            )
 
             d = self.pending
             _ids, (row,) = resolve([spec])
+            # its scores as it plays them: the draw bonus on a voluntary draw included
+            draw = draw_bonus_of(self.rules, row[ADEPT_NET], row[ADEPT_ROUTE], row[ADEPT_DRAW])
             scores = option_values(d.obs, d.hand, d.pile, d.options, row[ADEPT_THREE],
-                                    int(row[ADEPT_NET]), row[ADEPT_ROUTE] != 0.0)
+                                    int(row[ADEPT_NET]), row[ADEPT_ROUTE] != 0.0, draw)
             return None if scores is None else dict(zip(d.options, scores.tolist(), strict=True))
         if self.pending is None or name not in ("pimc", "expert"):
             return None
