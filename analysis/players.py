@@ -73,11 +73,29 @@ def measured_spec(spec, rules) -> str:
     adept:stock=4:dry=4 where only dry fires, whose games it then plays; samples only when
     not its default). On a rule set where the shipped adept searches by a searched route
     (`adept.searched_route_of`), "adept" is that search's games and "adept:route=2" the
-    networks' alone."""
-    from crates_sim.strategies.adept import dry_search_fires, searched_route_of, stock_search_fires
+    networks' alone. A `draw` that changes what a voluntary draw scores there from the
+    same adept's default (`adept.draw_bonus_of`) is named last ("adept:draw=0": adept's
+    games from before DRAW_AT_WILL_BONUS)."""
+    from crates_sim.strategies.adept import draw_bonus_of
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
+    base = _measured_search_spec(values, rules)
+    if "draw" not in values:
+        return base
+    default = BUILTINS["adept"][2]
+    net = values.get("net", default["net"].default)
+    route = values.get("route", default["route"].default)
+    if draw_bonus_of(rules, net, route, values["draw"]) == draw_bonus_of(rules, net, route):
+        return base
+    return f"{base}:draw={values['draw']:g}"
+
+
+def _measured_search_spec(values, rules) -> str:
+    """measured_spec's name for the search parameters of `values` (draw aside)."""
+    from crates_sim.strategies.adept import dry_search_fires, searched_route_of, stock_search_fires
+    from crates_sim.strategy import BUILTINS
+
     fires = {"search": True, "stock": stock_search_fires(rules), "dry": dry_search_fires(rules)}
     searched = [k for k in fires if values.get(k) and fires[k]]
     if not searched:
@@ -112,10 +130,16 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "duplicate deals, seats rotated (issue 38; docs/strategies.md); a row with a spec is "
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), "
                   "or adept:route=2, the networks alone where adept searches by a searched route, "
+                  "or one ending :draw=0, adept without its draw bonus where a seat may draw at will, "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after adept's sixth searched "
-                  "route, adept unchanged since: --tables drawn:10:12130's "
+                  "adept,expert` (or adept:stock=4,expert) folders (after the draw bonus on Crates "
+                  "rule sets where a seat may draw at will: eight such rule sets with adept, on seeds "
+                  "62040, 61923, 61926, 61927, 61929 and 62041-62043 (docs/strategies.md, \"Drawing "
+                  "at will pays\"); every earlier row on such a rule set, measured before the bonus, "
+                  "is adept:draw=0's (or its search's spec with :draw=0), adept:route=2's rows "
+                  "unchanged; after adept's sixth searched "
+                  "route: --tables drawn:10:12130's "
                   "tables on seeds 61920-61929 with adept, 1,000 deals each; after the sixth "
                   "searched route, on its tables, two-player Crates tables where only the 9s are wild and "
                   "nobody draws at will: the first six such rule sets drawn by seed 12090 on seeds "
@@ -354,7 +378,7 @@ def stronger_here(spec: str, rules) -> str:
     does not make it; else the search near each hand's end."""
     from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
 
-    who = measured_spec(spec, rules)
+    who = measured_spec(spec, rules).split(":draw=")[0]  # the search it makes, draw aside
     if stock_search_fires(rules) and who == "adept":
         return ("--strong adept:stock=4 searches as expert does the draws near an empty stock, "
                 "where the network loses most (docs/strategies.md)")

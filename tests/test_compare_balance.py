@@ -345,12 +345,16 @@ def test_who_measured_skill_says_where_each_player_was_validated():
     serbian3 = validation("adept", Rules.preset("serbian", 3))
     assert serbian3.startswith("+4.9 [+2.3, +7.5] points of win rate against expert") and "seed 59001" in serbian3
     assert "understates" not in validation("adept", Rules.preset("crazy-eights", 3))
-    drawing = validation("adept", Rules.from_spec("classic:draw_when_able=true", 4))
-    assert drawing.startswith("-18.8 [-23.1, -14.5]") and "understates what strong play gets" in drawing
-    assert "--strong adept:stock=4" in drawing  # where the network alone loses most
-    searched = validation("adept:stock=4", Rules.from_spec("classic:draw_when_able=true", 4))
+    drawing = Rules.from_spec("classic:draw_when_able=true", 4)
+    shipped = validation("adept", drawing)  # with its draw bonus there
+    assert shipped.startswith("+96.3 [+95.1, +97.5]") and "seed 62040" in shipped
+    assert "understates" not in shipped
+    before = validation("adept:draw=0", drawing)  # adept's games before the bonus
+    assert before.startswith("-18.8 [-23.1, -14.5]") and "understates what strong play gets" in before
+    assert "--strong adept:stock=4" in before  # where the network alone loses most
+    searched = validation("adept:stock=4:draw=0", drawing)
     assert searched.startswith("+3.8 [-0.5, +8.1]") and "seed 54951" in searched
-    assert "understates" not in searched and "adept:stock=4 searches" in searched
+    assert "understates" not in searched and "adept:stock=4:draw=0 searches" in searched
     # where the stock search cannot fire, adept:stock=4 plays adept's games: adept's figure
     assert validation("adept:stock=4", Rules.preset("serbian", 3)).startswith("+4.9 [+2.3, +7.5]")
     # two-player classic is above expert since the wide specialist: no warning there
