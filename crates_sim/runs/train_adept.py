@@ -104,7 +104,9 @@ def _mover(weights):
     """(ids, params, address) of the player that moves between the teacher's decisions."""
     from ..strategy import addresses, resolve
 
-    spec = "apprentice" if weights is None else "adept"
+    # adept without its draw bonus (draw=0): the positions a round reaches are those its
+    # networks reach, as they were before the bonus, so a rebuild plays the same games
+    spec = "apprentice" if weights is None else "adept:draw=0"
     (sid,), (row,) = resolve([spec])  # the one seat's id and parameters
     return int(sid), row, int(addresses([spec])[0])
 
