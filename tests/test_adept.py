@@ -1184,6 +1184,23 @@ def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, play
     assert _totals(rules, "adept:route=0") != _totals(rules, "adept:route=0:draw=0")
 
 
+@pytest.mark.parametrize("spec", ["adept", "adept:route=0", "adept:route=2", "adept:net=12"])
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 4, {"draw_when_able": True}),
+    ("classic", 3, {}),
+    ("crazy-eights", 4, {"draw_when_able": True}),
+])
+def test_the_python_draw_bonus_says_what_the_kernel_plays(spec, preset, players, knobs):
+    """adept.draw_bonus_of (Python, on the rules: what measured_spec and the play hint
+    read) gives the bonus the kernel's draw_bonus (on the view) plays with."""
+    from crates_sim.strategy import BUILTINS, parse_spec
+
+    rules = Rules.preset(preset, players, **knobs)
+    values = {k: p.default for k, p in BUILTINS["adept"][2].items()} | parse_spec(spec)[1]
+    bonus = A.draw_bonus_of(rules, values["net"], values["route"])
+    assert _totals(rules, spec) == _totals(rules, f"{spec}:draw={bonus:g}")
+
+
 @pytest.mark.parametrize("preset,players,knobs", [
     ("classic", 4, {}),  # no draws at will: nothing to add to
     ("crazy-eights", 4, {"draw_when_able": True}),  # Crazy Eights: no pressures, no bonus
