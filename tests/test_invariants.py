@@ -140,3 +140,18 @@ def test_the_cap_only_cuts_a_hand_that_would_go_on(preset):
         assert set(capped.hands["reason"][rows].tolist()) == {reason}, (cap, reason)
         if reason == 0:
             assert (capped.hands["turns"][rows] == turns).all()
+
+
+def test_a_pressure_war_counts_every_pressure():
+    """Under draws at will the shipped adept hoards (docs/findings.md, "Drawing at will is a
+    race to hoard"), and two of it can trade pressures for thousands of turns: the hand and
+    game rows count every one (the hand rows' 8 bits wrapped to negative counts before),
+    and each seat's hands add up to its game row."""
+    rules = Rules.from_spec("classic:draw_when_able=True,max_turns_per_hand=2000", 2)
+    res = run_games(rules, ["adept"] * 2, seed=7, game_start=0, n_games=1, detail="hands")
+    h, g = res.hands, res.games
+    assert h["pressures"].max() > 127  # more than 8 bits hold
+    assert (h["pressures"] >= 0).all()
+    per_seat = np.zeros(2, dtype=np.int64)
+    np.add.at(per_seat, h["seat"].astype(np.int64), h["pressures"].astype(np.int64))
+    assert (per_seat == g["pressures"]).all()

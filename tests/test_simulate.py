@@ -490,10 +490,11 @@ def test_totals_beyond_32_bits_are_kept_whole(tmp_path, monkeypatch):
     assert games["pressure_points"][5] == 5 << 40 and games["total"][5] == 3 << 40
 
 
-def test_a_dataset_of_32_bit_totals_is_read_but_not_resumed(tmp_path):
-    """total and pressure_points are 64-bit; a dataset of an older version (32-bit columns)
-    still reads, and resuming it is refused in one line (chunks of both widths would not
-    read as one dataset)."""
+@pytest.mark.parametrize("column,narrow_type", [("total", "int32"), ("pressures", "int16")])
+def test_a_dataset_of_narrow_columns_is_read_but_not_resumed(tmp_path, column, narrow_type):
+    """total and pressure_points are 64-bit and pressures 32-bit; a dataset of an older
+    version (32-bit totals, 16-bit pressures) still reads, and resuming it is refused in
+    one line (chunks of both widths would not read as one dataset)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -502,8 +503,9 @@ def test_a_dataset_of_32_bit_totals_is_read_but_not_resumed(tmp_path):
     m = manifest(out)
     first = out / "games" / chunk_name(0)
     table = pq.read_table(first)
-    narrow = table.set_column(table.schema.get_field_index("total"), "total",
-                              table["total"].cast(pa.int32()))
+    wide = table.schema.field(column).type
+    narrow = table.set_column(table.schema.get_field_index(column), column,
+                              table[column].cast(getattr(pa, narrow_type)()))
     for c in m["chunks"]:
         pq.write_table(narrow if c["index"] == 0 else pq.read_table(out / "games" / chunk_name(c["index"])),
                        out / "games" / chunk_name(c["index"]))
@@ -511,10 +513,11 @@ def test_a_dataset_of_32_bit_totals_is_read_but_not_resumed(tmp_path):
     (out / "manifest.json").write_text(json.dumps(m))
     res = crates("simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out)
     assert res.exit_code != 0 and "Traceback" not in res.output
-    assert res.stderr.count("\n") == 1 and "older crates-sim (int32 totals)" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert f"older crates-sim ({narrow_type} {column})" in res.stderr, res.stderr
     assert crates("simulate", *BASE, "--workers", 1, "--chunk-size", 40, "--out", out,
                   "--overwrite").exit_code == 0
-    assert pq.read_schema(first).field("total").type == pa.int64()
+    assert pq.read_schema(first).field(column).type == wide
 
 
 def test_a_run_on_one_worker_gives_its_hand_row_buffer_back(tmp_path):

@@ -20,7 +20,10 @@ GAME_COLUMNS = {
     "total": np.int64,  # final game score, pressures included (team total for partners)
     "rank": np.int8,  # 1 = best
     "win": np.float32,  # 1/k for a k-way tie for first, else 0
-    "pressures": np.int16,
+    # 32-bit: a pressure war (a Crates rule set with draws at will) can take thousands of
+    # pressures in one hand (older datasets have 16 bits here and 8 in hands/: not resumed,
+    # runner._refuse_narrow)
+    "pressures": np.int32,
     # 64-bit, as total: pressure points double with every pressure (5, 10, 20 ...), so rules
     # under which the stock runs dry very often pass 2**31 (older datasets have 32 bits:
     # they are read as they are, and not resumed: runner._refuse_narrow)
@@ -49,10 +52,11 @@ HAND_COLUMNS = {
     "covered": np.int8,  # cards covered by 3s
     "home_run": np.bool_,
     "out": np.bool_,
-    "pressures": np.int8,
+    "pressures": np.int32,  # 32-bit, as in games/: thousands in a capped hand are possible
     "pressure_points": np.int64,
-    "draws": np.int16,
-    "plays": np.int16,
+    # 32-bit: max_turns_per_hand has no upper bound
+    "draws": np.int32,
+    "plays": np.int32,
     "turns": np.int32,  # plays + draws + passes of the whole hand (same for every seat)
     "reason": "category",  # one of REASONS
     # the hand's move points (a seat to play or to answer a count; a forced draw or pass

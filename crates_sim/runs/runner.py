@@ -325,19 +325,28 @@ def _coerce(rules, strategies, games, seed, workers, chunk_size, detail):
     return rules, strategies, games, seed, workers, chunk_size
 
 
+#: the games/ columns that older versions wrote narrower (32-bit totals and pressure points;
+#: 16-bit pressures, 8-bit in hands/, which a pressure war overflows)
+_WIDENED = ("total", "pressures")
+
+
 def _refuse_narrow(out: Path, old: dict) -> None:
-    """A dataset whose chunks have the 32-bit total and pressure_points columns of older
-    versions is not resumed: chunks of both widths would not read as one dataset."""
+    """A dataset whose chunks have the narrower columns of older versions (_WIDENED) is not
+    resumed: chunks of both widths would not read as one dataset."""
     for c in old.get("chunks", []):
         if c.get("state") != "done":
             continue
         try:
-            field = pq.read_schema(out / GAMES / chunk_name(c["index"])).field("total")
-        except (OSError, KeyError, pa.ArrowException):
+            schema = pq.read_schema(out / GAMES / chunk_name(c["index"]))
+        except (OSError, pa.ArrowException):
             return  # a missing or damaged chunk is run again anyway
-        if field.type != pa.from_numpy_dtype(GAME_COLUMNS["total"]):
-            raise CratesError(f"{out} was made by an older crates-sim ({field.type} totals): "
-                              f"remake it with --overwrite, or choose another --out")
+        for name in _WIDENED:
+            if name not in schema.names:
+                continue
+            field = schema.field(name)
+            if field.type != pa.from_numpy_dtype(GAME_COLUMNS[name]):
+                raise CratesError(f"{out} was made by an older crates-sim ({field.type} {name}): "
+                                  f"remake it with --overwrite, or choose another --out")
         return
 
 
