@@ -74,21 +74,25 @@ def measured_spec(spec, rules) -> str:
     not its default). On a rule set where the shipped adept searches by a searched route
     (`adept.searched_route_of`), "adept" is that search's games and "adept:route=2" the
     networks' alone. A `draw` that changes what a voluntary draw scores there from the
-    same adept's default (`adept.draw_bonus_of`) is named last ("adept:draw=0": adept's
-    games from before DRAW_AT_WILL_BONUS)."""
-    from crates_sim.strategies.adept import draw_bonus_of
+    same adept's default (`adept.draw_bonus_of`) is named next ("adept:draw=0": adept's
+    games from before DRAW_AT_WILL_BONUS), and a `war` that changes where it fights the
+    pressure war unscored (`adept.war_hand_of`) last ("adept:war=0": adept's games from
+    before WAR_HAND)."""
+    from crates_sim.strategies.adept import draw_bonus_of, war_hand_of
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
     base = _measured_search_spec(values, rules)
-    if "draw" not in values:
-        return base
     default = BUILTINS["adept"][2]
     net = values.get("net", default["net"].default)
     route = values.get("route", default["route"].default)
-    if draw_bonus_of(rules, net, route, values["draw"]) == draw_bonus_of(rules, net, route):
-        return base
-    return f"{base}:draw={values['draw']:g}"
+    draw = values.get("draw", default["draw"].default)
+    if "draw" in values and draw_bonus_of(rules, net, route, draw) != draw_bonus_of(rules, net, route):
+        base += f":draw={draw:g}"
+    war = values.get("war")
+    if war is not None and war_hand_of(rules, net, route, draw, war) != war_hand_of(rules, net, route, draw):
+        base += f":war={war:g}"
+    return base
 
 
 def _measured_search_spec(values, rules) -> str:
@@ -131,9 +135,15 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "adept with its search where that search fires (adept:stock=4, adept:dry=4), "
                   "or adept:route=2, the networks alone where adept searches by a searched route, "
                   "or one ending :draw=0, adept without its draw bonus where a seat may draw at will, "
+                  "or :war=0, adept with it but without its play of the pressure war, "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after the draw bonus on Crates "
+                  "adept,expert` (or adept:stock=4,expert) folders (after the pressure war, WAR_HAND: "
+                  "the ten rows of adept with its draw bonus measured again on their own seeds "
+                  "and deals, 62403, 62409, 61929, 62041-62043, 62040, 61923, 61926 and 61927, "
+                  "those from before it being adept:war=0's; after the draw bonus: --tables "
+                  "drawn:10:12300's tables on seeds 62400-62409 with adept, 300 deals each; after the "
+                  "draw bonus on Crates "
                   "rule sets where a seat may draw at will: eight such rule sets with adept, on seeds "
                   "62040, 61923, 61926, 61927, 61929 and 62041-62043 (docs/strategies.md, \"Drawing "
                   "at will pays\"); every earlier row on such a rule set, measured before the bonus, "
@@ -378,7 +388,7 @@ def stronger_here(spec: str, rules) -> str:
     does not make it; else the search near each hand's end."""
     from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
 
-    who = measured_spec(spec, rules).split(":draw=")[0]  # the search it makes, draw aside
+    who = re.split(":(?:draw|war)=", measured_spec(spec, rules))[0]  # its search, draw aside
     if stock_search_fires(rules) and who == "adept":
         return ("--strong adept:stock=4 searches as expert does the draws near an empty stock, "
                 "where the network loses most (docs/strategies.md)")

@@ -132,6 +132,7 @@ from crates_sim.view import (
     is_wild,
     pressure_streak,
     seat_after,
+    value,
 )
 
 #: the option's row: the apprentice's N_BASE option features, its crossed ones as they are
@@ -1108,7 +1109,9 @@ ADEPT_BUILTIN = Builtin(
     "on classic with remove_ranks=QK, and with draws at will (its "
     "draw bonus) +96 on classic's and +99.9 on a league partnership rule "
     "set; 0.4-1.2 us a turn over whole games on every preset, "
-    "3-9 where a seat may draw at will (draw=0: about 2; expert: 50-300); "
+    "where a seat may draw at will 3-4.5 with 3 players or more and 0.1 with "
+    "2, where it plays the pressure war unscored (war; draw=0: about 2; "
+    "expert: 50-300); "
     "search=1 or 2 searches "
     "as expert does near a hand's end, 1 to 17 points of win rate closer to "
     "expert for 2-41 us a turn; stock=4 searches the draws near an empty "
@@ -1242,11 +1245,18 @@ ADEPT_BUILTIN = Builtin(
                                      "shipped choice, DRAW_AT_WILL_BONUS (25) on Crates "
                                      "rule sets with draws at will with net=0 and "
                                      "route 0 or 1, else 0; 0 none (adept's games "
-                                     "before it)")},
+                                     "before it)"),
+     "war": Param(-1.0, -1.0, 60.0, "the pressure war: from this many cards in hand, with "
+                                    "the stock empty, play the card that makes an "
+                                    "opponent (and no partner) draw, the highest-valued, "
+                                    "unscored: -1 the shipped choice, WAR_HAND (10) where "
+                                    "the draw bonus plays, else off; 0 off (adept's games "
+                                    "before it)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
- ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN, ADEPT_DRAW) = slots(ADEPT_BUILTIN)
+ ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN, ADEPT_DRAW,
+ ADEPT_WAR) = slots(ADEPT_BUILTIN)
 
 #: points the shipped adept (net=0; route 1, or 0) adds to a voluntary draw's score on Crates
 #: rule sets where a seat may draw at will (`draw`'s default). Its networks, fitted to
@@ -1274,6 +1284,57 @@ def draw_bonus(params, obs):
     return 0.0
 
 
+#: the hand size from which the shipped adept, where its draw bonus plays, fights the
+#: pressure war unscored (`war_choice`). Two such adepts (or any two hoarders) draw the
+#: stock down and then hold many cards each with the stock empty: every card that makes
+#: the other side draw gives it a pressure, and with two players the hand runs to the turn
+#: cap (10,000 turns) with a pressure on nearly every turn. There the networks chose such a
+#: card at 99.98% of 44,807 decisions (classic, 2 players, draws at will), at 11 options
+#: and 8 us a decision. Head to head, 200 deals a table (docs/strategies.md, "The pressure
+#: war"): from 15 cards, against war=0, +24.0 to +44.0 on four two-player rule sets and
+#: +19.8 and +29.0 on two of four individual ones (0 in partnerships, where no hand holds
+#: 15); from 10 against 15, +6.0 on average on those four individual ones; 6 against 10,
+#: +1.4 (no CI clear of 0)
+WAR_HAND = 10
+
+
+@leaf
+def war_choice(params, obs, hand, options):
+    """The option the shipped adept plays unscored in a pressure war, else -1: with the
+    stock empty and WAR_HAND cards or more in hand (or `war`'s; 0: never), where the draw
+    bonus plays (`war`'s default), at a play (not a count), the highest-valued card whose
+    play makes an opponent, and no partner, draw (a pressure, as the stock is empty) with no
+    answer: not a card that starts a count."""
+    war = params[ADEPT_WAR]
+    if war == 0.0 or obs[O_STOCK_N] != 0 or obs[O_PHASE] == PH_COUNT:
+        return -1
+    if war < 0.0:
+        if draw_bonus(params, obs) <= 0.0:
+            return -1
+        war = WAR_HAND
+    if hand.shape[0] < war:
+        return -1
+    phase = obs[O_PHASE]
+    best = -1
+    best_value = -1
+    for i in range(options.shape[0]):
+        c = options[i]
+        if is_action(c) or effect(obs, c) == E_COUNT:
+            continue  # a count may be answered, and come back
+        opponent = False
+        partner = False
+        for k in range(1, obs[O_PLAYERS]):
+            if draws_made(obs, c, phase, k) > 0:
+                if is_opponent(obs, seat_after(obs, k)):
+                    opponent = True
+                else:
+                    partner = True
+        if opponent and not partner and value(obs, c) > best_value:
+            best = i
+            best_value = value(obs, c)
+    return best
+
+
 def draw_bonus_of(rules, net=0.0, route=1.0, draw=-1.0) -> float:
     """`draw_bonus` on `rules` for adept with these net, route and draw (in Python: what
     `analysis.players.measured_spec` needs to tell adept's games apart)."""
@@ -1283,6 +1344,14 @@ def draw_bonus_of(rules, net=0.0, route=1.0, draw=-1.0) -> float:
             and rules.knobs.get("draw_when_able")):
         return DRAW_AT_WILL_BONUS
     return 0.0
+
+
+def war_hand_of(rules, net=0.0, route=1.0, draw=-1.0, war=-1.0) -> float:
+    """The hand size from which `war_choice` plays on `rules` for adept with these net,
+    route, draw and war (0: never; in Python, as `draw_bonus_of`)."""
+    if war >= 0.0:
+        return float(war)
+    return WAR_HAND if draw_bonus_of(rules, net, route, draw) > 0.0 else 0.0
 
 
 @kernel
@@ -1354,6 +1423,9 @@ def adept_entry(G, seat, n_options):
     if address == 0:
         return greedy_nb(params, obs, hand, pile, options, rng)
     buf = float_array_at(address, BUFFER_LEN)
+    war = war_choice(params, obs, hand, options)
+    if war >= 0:
+        return war
     if (params[ADEPT_ROUTE] == 1.0 and params[ADEPT_NET] == 0.0
             and routed_search_fires(obs, n_options, buf)):
         # the searched route's search, by its address: plain adept compiles no search
@@ -1548,8 +1620,8 @@ def set_routes(routes, where=(), searched=()) -> None:
 def _named_slots(slots_held) -> np.ndarray:
     """A rules array with these slots' values ({slot: value}), NaN (open) elsewhere."""
     array = np.full(RULES_LEN, np.nan)
-    for slot, value in slots_held.items():
-        array[slot] = value
+    for slot, held in slots_held.items():
+        array[slot] = held
     return array
 
 

@@ -1345,3 +1345,76 @@ def test_a_margin_wider_than_every_gap_searches_every_option():
     searched = "adept:route=2:dry=2:samples=4:depth=6"
     assert _totals(rules, searched + ":margin=1000000000") == _totals(rules, searched)
     assert _totals(rules, searched + ":margin=8") != _totals(rules, searched)
+
+
+def _war_decision(rules, seed, spec="adept"):
+    """The first decision of a pressure war in `spec`'s self-play of game 0 of `seed`:
+    a play with the stock empty and WAR_HAND cards or more in hand; (table, row)."""
+    from crates_sim.cards import O_STOCK_N, PH_PLAY
+    from crates_sim.engine.decide_nb import ask_strategy
+    from crates_sim.play.step import Table
+    from crates_sim.strategy import addresses, resolve
+
+    (sid,), (row,) = resolve([spec])
+    address = int(addresses([spec])[0])
+    table = Table(rules, [None] * rules.players, seed, 0)
+    while not table.over:
+        d = table.pending
+        if (table.pending_phase == PH_PLAY and d.obs[O_STOCK_N] == 0
+                and len(d.hand) >= A.WAR_HAND and len(d.options) >= 2):
+            return table, row
+        table.answer(d.options[int(ask_strategy(table._G.copy(), int(sid), row, address))])
+    raise AssertionError("no pressure war in that game")
+
+
+def test_in_a_pressure_war_adept_plays_the_dearest_card_that_makes_an_opponent_draw():
+    """Two hoarding adepts reach a pressure war (classic, 2 players, draws at will: the
+    stock empty, 10 cards and more in hand). There the shipped adept plays, unscored, the
+    highest-valued card that makes the other seat draw without an answer (no count), and
+    war=0 leaves the decision to the networks."""
+    from crates_sim.cards import E_COUNT
+    from crates_sim.engine.decide_nb import ask_strategy
+    from crates_sim.strategy import addresses, resolve
+    from crates_sim.view import effect, is_action, value
+
+    rules = Rules.from_spec("classic:draw_when_able=True", 2)
+    table, row = _war_decision(rules, 7)
+    d = table.pending
+    options = np.asarray(d.options, dtype=np.int64)
+    pick = A.war_choice(row, d.obs, d.hand, options)
+    hitting = [c for c in d.options if not is_action(c) and effect(d.obs, c) != E_COUNT
+               and A.draws_made(d.obs, c, 0, 1) > 0]
+    assert pick >= 0 and d.options[pick] in hitting
+    assert value(d.obs, d.options[pick]) == max(value(d.obs, c) for c in hitting)
+    (sid,), _ = resolve(["adept"])
+    assert ask_strategy(table._G.copy(), int(sid), row, int(addresses(["adept"])[0])) == pick
+    _ids, (off,) = resolve(["adept:war=0"])
+    assert A.war_choice(off, d.obs, d.hand, options) == -1
+    _ids, (no_bonus,) = resolve(["adept:draw=0"])  # the war follows the draw bonus
+    assert A.war_choice(no_bonus, d.obs, d.hand, options) == -1
+    _ids, (early,) = resolve([f"adept:war={len(d.hand) + 1}"])  # a hand too small for it
+    assert A.war_choice(early, d.obs, d.hand, options) == -1
+
+
+@pytest.mark.parametrize("preset,players,knobs", [
+    ("classic", 2, {"draw_when_able": True, "max_turns_per_hand": 2000}),
+    ("league", 3, {"draw_when_able": True, "max_turns_per_hand": 2000}),
+])
+def test_the_war_changes_games_only_where_the_draw_bonus_plays(preset, players, knobs):
+    """war=0 plays adept's games from before WAR_HAND; the shipped adept's differ where a
+    war is reached, and without the draw bonus (draw=0, other rule sets) nothing fights it.
+    (The games are told apart by their pressures too: a war's totals reach the ceiling.)"""
+    def games(rules, spec):
+        g = run_games(rules, [spec] * rules.players, 7, 0, 3, detail="games").games
+        return g["total"].tolist() + g["pressures"].tolist()
+
+    rules = Rules.preset(preset, players, **knobs)
+    assert A.war_hand_of(rules) == A.WAR_HAND == 10
+    assert A.war_hand_of(rules, draw=0.0) == 0.0 and A.war_hand_of(rules, net=12.0) == 0.0
+    assert games(rules, "adept:draw=0") == games(rules, "adept:draw=0:war=0")
+    shipped = games(rules, "adept")
+    assert shipped == games(rules, "adept:war=10")
+    assert shipped != games(rules, "adept:war=0")  # games 0-2 of seed 7 reach a war
+    classic = Rules.preset("classic", 4)
+    assert A.war_hand_of(classic) == 0.0  # no draws at will: no bonus, no war
+    assert games(classic, "adept") == games(classic, "adept:war=0")

@@ -400,6 +400,13 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept", no_wild) == "adept"
     assert measured_spec("adept:route=2", no_wild) == "adept:route=2"
     assert measured_spec("adept:route=2", Rules.preset("classic", 4)) == "adept"
+    # the pressure war (war) follows the draw bonus: named where it changes adept's games
+    assert measured_spec("adept:war=0", at_will) == "adept:war=0"
+    assert measured_spec("adept:war=10", at_will) == "adept"
+    assert measured_spec("adept:war=0", Rules.preset("classic", 4)) == "adept"
+    assert measured_spec("adept:draw=0:war=0", at_will) == "adept:draw=0"
+    assert measured_spec("adept:draw=0:war=10", at_will) == "adept:draw=0:war=10"
+    assert measured_spec("adept:stock=4:war=0", at_will) == "adept:stock=4:war=0"
 
 
 def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_not_another():
