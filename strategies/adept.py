@@ -1292,9 +1292,10 @@ def draw_bonus(params, obs):
 #: card at 99.98% of 44,807 decisions (classic, 2 players, draws at will), at 11 options
 #: and 8 us a decision. Head to head, 200 deals a table (docs/strategies.md, "The pressure
 #: war"): from 15 cards, against war=0, +24.0 to +44.0 on four two-player rule sets and
-#: +19.8 and +29.0 on two of four individual ones (0 in partnerships, where no hand holds
-#: 15); from 10 against 15, +6.0 on average on those four individual ones; 6 against 10,
-#: +1.4 (no CI clear of 0)
+#: +19.8 and +29.0 on two of four individual ones (0 in partnerships: in classic and
+#: league a 7 goes across to the partner and a 5 hits every seat, so no card qualifies);
+#: from 10 against 15, +6.0 on average on those four individual ones; 6 against 10, +1.4
+#: (no CI clear of 0)
 WAR_HAND = 10
 
 

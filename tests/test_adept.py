@@ -1388,6 +1388,10 @@ def test_in_a_pressure_war_adept_plays_the_dearest_card_that_makes_an_opponent_d
     assert value(d.obs, d.options[pick]) == max(value(d.obs, c) for c in hitting)
     (sid,), _ = resolve(["adept"])
     assert ask_strategy(table._G.copy(), int(sid), row, int(addresses(["adept"])[0])) == pick
+    # `crates play --hint adept` names the war's card and shows no scores it did not use
+    assert table.hint("adept") == d.options[pick]
+    assert table.hint_values("adept") is None
+    assert set(table.hint_values("adept:war=0")) == set(d.options)
     _ids, (off,) = resolve(["adept:war=0"])
     assert A.war_choice(off, d.obs, d.hand, options) == -1
     _ids, (no_bonus,) = resolve(["adept:draw=0"])  # the war follows the draw bonus
