@@ -76,9 +76,11 @@ def measured_spec(spec, rules) -> str:
     networks' alone. A `draw` that changes what a voluntary draw scores there from the
     same adept's default (`adept.draw_bonus_of`) is named next ("adept:draw=0": adept's
     games from before DRAW_AT_WILL_BONUS), and a `war` that changes where it fights the
-    pressure war unscored (`adept.war_hand_of`) last ("adept:war=0": adept's games from
-    before WAR_HAND)."""
-    from crates_sim.strategies.adept import draw_bonus_of, war_hand_of
+    pressure war unscored (`adept.war_hand_of`) after it ("adept:war=0": adept's games from
+    before WAR_HAND), and a `hoard` that changes from what stock it draws unscored
+    (`adept.hoard_stock_of`) last ("adept:hoard=0": adept's games from before
+    HOARD_STOCK)."""
+    from crates_sim.strategies.adept import draw_bonus_of, hoard_stock_of, war_hand_of
     from crates_sim.strategy import BUILTINS, parse_spec
 
     _name, values = parse_spec(str(spec))
@@ -92,6 +94,10 @@ def measured_spec(spec, rules) -> str:
     war = values.get("war")
     if war is not None and war_hand_of(rules, net, route, draw, war) != war_hand_of(rules, net, route, draw):
         base += f":war={war:g}"
+    hoard = values.get("hoard")
+    if hoard is not None and (hoard_stock_of(rules, net, route, draw, hoard)
+                              != hoard_stock_of(rules, net, route, draw)):
+        base += f":hoard={hoard:g}"
     return base
 
 
@@ -390,7 +396,7 @@ def stronger_here(spec: str, rules) -> str:
     does not make it; else the search near each hand's end."""
     from crates_sim.strategies.adept import dry_search_fires, stock_search_fires
 
-    who = re.split(":(?:draw|war)=", measured_spec(spec, rules))[0]  # its search, draw aside
+    who = re.split(":(?:draw|war|hoard)=", measured_spec(spec, rules))[0]  # its search alone
     if stock_search_fires(rules) and who == "adept":
         return ("--strong adept:stock=4 searches as expert does the draws near an empty stock, "
                 "where the network loses most (docs/strategies.md)")

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from .errors import CratesError, did_you_mean
 
 #: parameters per seat (float64 row of the game state: `crates_sim.engine.state_nb`)
-N_PARAMS = 13
+N_PARAMS = 14
 
 
 class Param(NamedTuple):

@@ -1251,12 +1251,19 @@ ADEPT_BUILTIN = Builtin(
                                     "opponent (and no partner) draw, the highest-valued, "
                                     "unscored: -1 the shipped choice, WAR_HAND (10) where "
                                     "the draw bonus plays, else off; 0 off (adept's games "
-                                    "before it)")},
+                                    "before it)"),
+     "hoard": Param(-1.0, -1.0, 1.0e9, "draw unscored at every play that offers a voluntary "
+                                       "draw while the stock holds this many cards or "
+                                       "more, while I hold 3 cards or more and no opponent "
+                                       "2 or fewer: -1 the shipped choice, HOARD_STOCK (4) "
+                                       "where the draw bonus plays with 3 players or more "
+                                       "(and there no routed search), else off; 0 off "
+                                       "(adept's games before it)")},
     adapter="adept_entry", adapter_when=(("search", "stock", "dry"), "expert.adept_search_entry"),
     calls=("expert.adept_routed_search",))
 (ADEPT_TEMP, ADEPT_FORGET, ADEPT_THREE, ADEPT_NET, ADEPT_ROUTE, ADEPT_SEARCH,
  ADEPT_SAMPLES, ADEPT_STOCK, ADEPT_DRY, ADEPT_DEPTH, ADEPT_MARGIN, ADEPT_DRAW,
- ADEPT_WAR) = slots(ADEPT_BUILTIN)
+ ADEPT_WAR, ADEPT_HOARD) = slots(ADEPT_BUILTIN)
 
 #: points the shipped adept (net=0; route 1, or 0) adds to a voluntary draw's score on Crates
 #: rule sets where a seat may draw at will (`draw`'s default). Its networks, fitted to
@@ -1336,6 +1343,68 @@ def war_choice(params, obs, hand, options):
     return best
 
 
+#: the stock from which the shipped adept, where its draw bonus plays with 3 players or
+#: more, draws unscored at every play that offers a voluntary draw (`hoard_choice`, within
+#: its gates). There the networks drew at 84% of such plays while the stock held 11 cards
+#: or more (classic, 3 players, draws at will), and scoring every option of a hoarder's
+#: large hand cost 3.0 to 4.4 us a turn. Against expert, on nine such rule sets and the
+#: same deals as before, drawing unscored from 4 cards (gated) moved adept by -2.6 to +8.0
+#: points of win rate (mean +1.2), at 0.2-1.4 us a turn from the runs (docs/strategies.md,
+#: "Hoarding unscored"); without the gates it lost 22 points with 3 players
+HOARD_STOCK = 4
+#: the hoard's gates: it draws unscored only while I hold HOARD_HAND cards or more and no
+#: opponent holds HOARD_NEAR cards or fewer; nearer a hand's end the networks choose (with
+#: 1 card in hand they played at 14 of 19 such plays, going out; with 3 players or more
+#: and draws at will, classic with 4, ten self-play games)
+HOARD_HAND = 3
+HOARD_NEAR = 2
+
+
+@leaf
+def hoard_stock(params, obs):
+    """The stock from which adept draws unscored (`hoard_choice`; 0: never): `hoard` where
+    it is 0 or more, else (-1, its default) HOARD_STOCK where the draw bonus plays with 3
+    players or more; 0 on rule sets where no seat may draw at will."""
+    if obs[O_RULES + K_DRAW_WHEN_ABLE] == 0:
+        return 0.0
+    hoard = params[ADEPT_HOARD]
+    if hoard >= 0.0:
+        return hoard
+    if obs[O_PLAYERS] >= 3 and draw_bonus(params, obs) > 0.0:
+        return float(HOARD_STOCK)
+    return 0.0
+
+
+@leaf
+def hoard_choice(params, obs, hand, options):
+    """The voluntary draw's index where the shipped adept takes it unscored, else -1: at a
+    play (not a count) that offers a draw beside a card, while the stock holds HOARD_STOCK
+    cards or more (or `hoard`'s; 0: never), where the draw bonus plays with 3 players or
+    more (`hoard`'s default), and while I hold HOARD_HAND cards or more and no opponent
+    holds HOARD_NEAR or fewer."""
+    hoard = hoard_stock(params, obs)
+    if hoard == 0.0 or obs[O_PHASE] != PH_PLAY or options.shape[0] < 2:
+        return -1
+    if hand.shape[0] < HOARD_HAND or near_hand_end(obs, HOARD_NEAR):
+        return -1
+    if obs[O_STOCK_N] < hoard:
+        return -1
+    for i in range(options.shape[0]):
+        if options[i] == ACTION_DRAW:
+            return i
+    return -1
+
+
+@leaf
+def unscored_choice(params, obs, hand, options):
+    """The option the shipped adept plays without its networks' scores, else -1: the
+    pressure war's card (`war_choice`), then the hoarder's draw (`hoard_choice`)."""
+    war = war_choice(params, obs, hand, options)
+    if war >= 0:
+        return war
+    return hoard_choice(params, obs, hand, options)
+
+
 def draw_bonus_of(rules, net=0.0, route=1.0, draw=-1.0) -> float:
     """`draw_bonus` on `rules` for adept with these net, route and draw (in Python: what
     `analysis.players.measured_spec` needs to tell adept's games apart)."""
@@ -1353,6 +1422,18 @@ def war_hand_of(rules, net=0.0, route=1.0, draw=-1.0, war=-1.0) -> float:
     if war >= 0.0:
         return float(war)
     return WAR_HAND if draw_bonus_of(rules, net, route, draw) > 0.0 else 0.0
+
+
+def hoard_stock_of(rules, net=0.0, route=1.0, draw=-1.0, hoard=-1.0) -> float:
+    """The stock from which `hoard_choice` draws on `rules` for adept with these net,
+    route, draw and hoard (0: never; in Python, as `draw_bonus_of`)."""
+    if not rules.knobs.get("draw_when_able"):
+        return 0.0
+    if hoard >= 0.0:
+        return float(hoard)
+    if rules.players >= 3 and draw_bonus_of(rules, net, route, draw) > 0.0:
+        return float(HOARD_STOCK)
+    return 0.0
 
 
 @kernel
@@ -1424,11 +1505,14 @@ def adept_entry(G, seat, n_options):
     if address == 0:
         return greedy_nb(params, obs, hand, pile, options, rng)
     buf = float_array_at(address, BUFFER_LEN)
-    war = war_choice(params, obs, hand, options)
-    if war >= 0:
-        return war
+    unscored = unscored_choice(params, obs, hand, options)
+    if unscored >= 0:
+        return unscored
+    # where adept hoards it makes no routed search: with partners at will the gated
+    # search of the stock run dry cost more than the hoard saves (docs/strategies.md,
+    # "Hoarding unscored")
     if (params[ADEPT_ROUTE] == 1.0 and params[ADEPT_NET] == 0.0
-            and routed_search_fires(obs, n_options, buf)):
+            and hoard_stock(params, obs) == 0.0 and routed_search_fires(obs, n_options, buf)):
         # the searched route's search, by its address: plain adept compiles no search
         return call_decision(np.int64(buf[SEARCH_FN_AT]), G, seat, n_options)
     return adept_choice(params, obs, hand, pile, options, rng, buf)
@@ -1654,10 +1738,14 @@ def route_of(rules):
     return None if slot < N_TABLES else slot // N_TABLES
 
 
-def searched_route_of(rules):
+def searched_route_of(rules, hoard=-1.0):
     """(dry, samples, depth, margin) of the search the shipped adept (net=0, route=1) makes
     on `rules` by a searched route (SEARCH_ROUTES), or None where it makes none: the
-    kernel's `searched_route` on a view that holds only the rules."""
+    kernel's `searched_route` on a view that holds only the rules. Where it hoards (with
+    this `hoard`: `hoard_stock_of`) it makes none; hoard=0 gives the route's search, which
+    adept:hoard=0 and adept:draw=0 make."""
+    if hoard_stock_of(rules, hoard=hoard) > 0.0:
+        return None
     obs = np.zeros(OBS_LEN, dtype=np.int64)
     obs[O_RULES:O_RULES + RULES_LEN] = rules.to_array()
     buf = weights_buffer()

@@ -88,7 +88,7 @@ from crates_sim.strategies.adept import (
     score_options,
     scores_with,
     searched_route,
-    war_choice,
+    unscored_choice,
 )
 from crates_sim.strategies.heuristic import N_WEIGHTS, TUNED
 from crates_sim.strategies.pimc import (
@@ -460,9 +460,9 @@ def adept_search_entry(G, seat, n_options):
     quick = unsearched_choice(params[ADEPT_FORGET], obs, hand, options, rng)  # as adept's
     if quick >= 0:
         return np.int64(quick)
-    war = war_choice(params, obs, hand, options)  # as plain adept's, before its search
-    if war >= 0:
-        return np.int64(war)
+    unscored = unscored_choice(params, obs, hand, options)  # as plain adept's, before its search
+    if unscored >= 0:
+        return np.int64(unscored)
     if (near_hand_end(obs, params[ADEPT_SEARCH])
             or draw_near_empty(obs, options, params[ADEPT_STOCK])
             or stock_near_empty(obs, options, params[ADEPT_DRY])):

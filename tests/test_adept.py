@@ -714,7 +714,8 @@ def test_draw_adds_its_points_to_a_voluntary_draw_only():
 
 def test_the_hint_shows_adepts_scores_with_its_draw_bonus():
     """`crates play --hint adept` shows the scores adept plays by: with the draw bonus on a
-    voluntary draw where a seat may draw at will, and without it for draw=0."""
+    voluntary draw where a seat may draw at will, and without it for draw=0 (hoard=0: at
+    a stock this high the shipped adept draws unscored, and the hint shows no scores)."""
     from crates_sim.cards import ACTION_DRAW
     from crates_sim.play.step import Table
 
@@ -722,7 +723,9 @@ def test_the_hint_shows_adepts_scores_with_its_draw_bonus():
     while not (table.pending_phase == 0 and ACTION_DRAW in table.pending.options
                and len(table.pending.options) >= 2):
         table.answer(table.pending.options[0])
-    shipped, before = table.hint_values("adept"), table.hint_values("adept:draw=0")
+    assert table.hint_values("adept") is None  # the hoard's unscored draw
+    shipped = table.hint_values("adept:hoard=0")
+    before = table.hint_values("adept:draw=0")
     assert shipped[ACTION_DRAW] - before[ACTION_DRAW] == A.DRAW_AT_WILL_BONUS
     assert all(shipped[o] == before[o] for o in shipped if o != ACTION_DRAW)
 
@@ -1128,13 +1131,18 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     are, dry=4 with two players where only the 9s are), and with :margin=M where partners
     may draw at will and with two players where a seat may and only the 8s are wild;
     route=2 plays the networks alone there (adept's games before that search), as do
-    other nets."""
+    other nets. Where partners may draw at will the shipped adept hoards instead
+    (HOARD_STOCK) and makes no routed search: adept:hoard=0 makes it."""
     rules = Rules.preset(preset, players, **knobs)
-    settings = A.searched_route_of(rules)
+    hoarding = A.hoard_stock_of(rules) > 0.0
+    assert hoarding == (players >= 3 and knobs.get("draw_when_able", False))
+    assert (A.searched_route_of(rules) is None) == hoarding
+    settings = A.searched_route_of(rules, hoard=0.0)
     expected = getattr(A, route)
     assert settings == expected
-    shipped = _totals(rules, "adept")
-    assert shipped == _totals(rules, A.searched_spec(settings))
+    unhoarded = ":hoard=0" if hoarding else ""
+    shipped = _totals(rules, "adept" + unhoarded)
+    assert shipped == _totals(rules, A.searched_spec(settings) + unhoarded)
     assert shipped != _totals(rules, "adept:route=2")
     assert _totals(rules, "adept:route=2") == _totals(rules, f"adept:net={A.route_of(rules)}")
 
@@ -1175,7 +1183,7 @@ def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, play
     assert A.DRAW_AT_WILL_BONUS == 25.0
     assert shipped == _totals(rules, "adept:draw=25")
     assert shipped != _totals(rules, "adept:draw=0")
-    settings = A.searched_route_of(rules)
+    settings = A.searched_route_of(rules, hoard=0.0)  # without the bonus adept hoards not
     before = A.searched_spec(settings) + ":draw=0" if settings else "adept:route=2"
     assert _totals(rules, "adept:draw=0") == _totals(rules, before)
     assert _totals(rules, "adept:net=12") == _totals(rules, "adept:net=12:draw=0")
@@ -1400,6 +1408,54 @@ def test_in_a_pressure_war_adept_plays_the_dearest_card_that_makes_an_opponent_d
     assert A.war_choice(early, d.obs, d.hand, options) == -1
 
 
+def _hoard_decision(rules, seed, spec="adept"):
+    """The first play in `spec`'s self-play of game 0 of `seed` that offers a voluntary
+    draw beside a card while the stock holds HOARD_STOCK cards or more; (table, row)."""
+    from crates_sim.cards import ACTION_DRAW, O_STOCK_N, PH_PLAY
+    from crates_sim.engine.decide_nb import ask_strategy
+    from crates_sim.play.step import Table
+    from crates_sim.strategy import addresses, resolve
+
+    (sid,), (row,) = resolve([spec])
+    address = int(addresses([spec])[0])
+    table = Table(rules, [None] * rules.players, seed, 0)
+    while not table.over:
+        d = table.pending
+        if (table.pending_phase == PH_PLAY and d.obs[O_STOCK_N] >= A.HOARD_STOCK
+                and ACTION_DRAW in d.options and len(d.options) >= 2
+                and len(d.hand) >= A.HOARD_HAND and not A.near_hand_end(d.obs, A.HOARD_NEAR)):
+            return table, row
+        table.answer(d.options[int(ask_strategy(table._G.copy(), int(sid), row, address))])
+    raise AssertionError("no such play in that game")
+
+
+def test_a_hoarder_draws_unscored_while_the_stock_is_high():
+    """With 3 players and draws at will the shipped adept draws, unscored, at a play that
+    offers a voluntary draw while the stock holds HOARD_STOCK cards or more; hoard=0, no
+    draw bonus, or a stock below the threshold leave it to the networks."""
+    from crates_sim.cards import ACTION_DRAW, O_STOCK_N
+    from crates_sim.engine.decide_nb import ask_strategy
+    from crates_sim.strategy import addresses, resolve
+
+    rules = Rules.from_spec("classic:draw_when_able=True", 3)
+    table, row = _hoard_decision(rules, 7)
+    d = table.pending
+    options = np.asarray(d.options, dtype=np.int64)
+    pick = A.hoard_choice(row, d.obs, d.hand, options)
+    assert pick >= 0 and d.options[pick] == ACTION_DRAW
+    assert A.unscored_choice(row, d.obs, d.hand, options) == pick
+    (sid,), _ = resolve(["adept"])
+    assert ask_strategy(table._G.copy(), int(sid), row, int(addresses(["adept"])[0])) == pick
+    assert table.hint("adept") == ACTION_DRAW
+    assert table.hint_values("adept") is None  # no scores were used
+    assert set(table.hint_values("adept:hoard=0")) == set(d.options)
+    for spec in ("adept:hoard=0", "adept:draw=0", f"adept:hoard={int(d.obs[O_STOCK_N]) + 1}"):
+        _ids, (other,) = resolve([spec])
+        assert A.hoard_choice(other, d.obs, d.hand, options) == -1, spec
+    _ids, (explicit,) = resolve([f"adept:hoard={int(d.obs[O_STOCK_N])}"])
+    assert A.hoard_choice(explicit, d.obs, d.hand, options) == pick
+
+
 @pytest.mark.parametrize("preset,players,knobs", [
     ("classic", 2, {"draw_when_able": True, "max_turns_per_hand": 2000}),
     ("league", 3, {"draw_when_able": True, "max_turns_per_hand": 2000}),
@@ -1422,3 +1478,26 @@ def test_the_war_changes_games_only_where_the_draw_bonus_plays(preset, players, 
     classic = Rules.preset("classic", 4)
     assert A.war_hand_of(classic) == 0.0  # no draws at will: no bonus, no war
     assert games(classic, "adept") == games(classic, "adept:war=0")
+
+
+def test_the_hoard_changes_games_only_with_three_players_or_more_at_will():
+    """hoard=0 plays adept's games from before HOARD_STOCK. With 3 players and draws at
+    will the shipped adept's games are hoard=12's and differ from them; with 2 players,
+    without the draw bonus, or without draws at will it never fires."""
+    def games(rules, spec):
+        g = run_games(rules, [spec] * rules.players, 7, 0, 3, detail="games").games
+        return g["total"].tolist() + g["pressures"].tolist()
+
+    three = Rules.preset("league", 3, draw_when_able=True, max_turns_per_hand=2000)
+    assert A.hoard_stock_of(three) == A.HOARD_STOCK == 4
+    assert A.hoard_stock_of(three, draw=0.0) == 0.0 and A.hoard_stock_of(three, net=12.0) == 0.0
+    shipped = games(three, "adept")
+    assert shipped == games(three, "adept:hoard=4")
+    assert shipped != games(three, "adept:hoard=0")
+    assert games(three, "adept:draw=0") == games(three, "adept:draw=0:hoard=0")
+    two = Rules.preset("classic", 2, draw_when_able=True, max_turns_per_hand=2000)
+    assert A.hoard_stock_of(two) == 0.0 and A.hoard_stock_of(two, hoard=5.0) == 5.0
+    assert games(two, "adept") == games(two, "adept:hoard=0")
+    classic = Rules.preset("classic", 4)
+    assert A.hoard_stock_of(classic) == 0.0 and A.hoard_stock_of(classic, hoard=5.0) == 0.0
+    assert games(classic, "adept") == games(classic, "adept:hoard=0")

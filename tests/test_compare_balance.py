@@ -407,6 +407,14 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:draw=0:war=0", at_will) == "adept:draw=0"
     assert measured_spec("adept:draw=0:war=10", at_will) == "adept:draw=0:war=10"
     assert measured_spec("adept:stock=4:war=0", at_will) == "adept:stock=4:war=0"
+    # the hoard (hoard) fires with 3 players or more where the draw bonus plays
+    three = Rules.preset("classic", 3, draw_when_able=True)
+    assert measured_spec("adept:hoard=0", three) == "adept:hoard=0"
+    assert measured_spec("adept:hoard=4", three) == "adept"
+    assert measured_spec("adept:war=0:hoard=0", three) == "adept:war=0:hoard=0"
+    assert measured_spec("adept:draw=0:hoard=0", three) == "adept:draw=0"
+    assert measured_spec("adept:hoard=0", Rules.preset("classic", 2, draw_when_able=True)) == "adept"
+    assert measured_spec("adept:hoard=0", Rules.preset("classic", 4)) == "adept"
 
 
 def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_not_another():

@@ -305,7 +305,7 @@ class Table:
         value}, higher is better), for a pimc or expert `spec` (adept: its network's
         scores, also in points); None for another strategy
         or a decision it does not search (a suit call, an announcement), and for adept
-        where it plays unscored (a pressure war: `adept.war_choice`)."""
+        where it plays unscored (a pressure war or a hoarder's draw: `adept.unscored_choice`)."""
         (spec,) = parse_strategies([spec], 1)
         name = spec.split(":")[0]
         if self.pending is not None and name == "adept":  # its network's scores, in points
@@ -316,14 +316,14 @@ class Table:
                 ADEPT_THREE,
                 draw_bonus_of,
                 option_values,
-                war_choice,
+                unscored_choice,
             )
 
             d = self.pending
             _ids, (row,) = resolve([spec])
-            if d.phase < C.PH_CALL and war_choice(row, d.obs, d.hand,
-                                                  np.asarray(d.options, dtype=np.int64)) >= 0:
-                return None  # the war's card is played unscored: no scores to show
+            if d.phase < C.PH_CALL and unscored_choice(
+                    row, d.obs, d.hand, np.asarray(d.options, dtype=np.int64)) >= 0:
+                return None  # played unscored (the war's card, a hoarder's draw): no scores
             # its scores as it plays them: the draw bonus on a voluntary draw included
             draw = draw_bonus_of(self.rules, row[ADEPT_NET], row[ADEPT_ROUTE], row[ADEPT_DRAW])
             scores = option_values(d.obs, d.hand, d.pile, d.options, row[ADEPT_THREE],
