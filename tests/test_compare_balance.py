@@ -346,9 +346,11 @@ def test_who_measured_skill_says_where_each_player_was_validated():
     assert serbian3.startswith("+4.9 [+2.3, +7.5] points of win rate against expert") and "seed 59001" in serbian3
     assert "understates" not in validation("adept", Rules.preset("crazy-eights", 3))
     drawing = Rules.from_spec("classic:draw_when_able=true", 4)
-    shipped = validation("adept", drawing)  # with its draw bonus there
-    assert shipped.startswith("+96.3 [+95.1, +97.5]") and "seed 62040" in shipped
+    shipped = validation("adept", drawing)  # with its draw bonus and its hoard there
+    assert shipped.startswith("+95.1 [+93.8, +96.4]") and "seed 62040" in shipped
     assert "understates" not in shipped
+    unhoarded = validation("adept:hoard=0", drawing)  # adept's games before the hoard
+    assert unhoarded.startswith("+96.3 [+95.1, +97.5]") and "seed 62040" in unhoarded
     before = validation("adept:draw=0", drawing)  # adept's games before the bonus
     assert before.startswith("-18.8 [-23.1, -14.5]") and "understates what strong play gets" in before
     assert "--strong adept:stock=4" in before  # where the network alone loses most
