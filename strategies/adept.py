@@ -1108,7 +1108,7 @@ ADEPT_BUILTIN = Builtin(
     "+0.1 to +5.2 with 2 players in classic, league and serbian (2,000 fresh "
     "deals each), -1.7 in very-crazy-eights with 2 (2,000), and about -25 "
     "on classic with remove_ranks=QK, and with draws at will (its "
-    "draw bonus) +96 on classic's and +99.9 on a league partnership rule "
+    "draw bonus) +95 on classic's and +99 on a league partnership rule "
     "set; 0.4-1.2 us a turn over whole games on every preset, "
     "where a seat may draw at will 0.2-1.4 with 3 players or more, where it "
     "draws unscored from a stock of 4 away from a hand's end (hoard), and 0.1 "
