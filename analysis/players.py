@@ -109,7 +109,9 @@ def _measured_search_spec(values, rules) -> str:
     fires = {"search": True, "stock": stock_search_fires(rules), "dry": dry_search_fires(rules)}
     searched = [k for k in fires if values.get(k) and fires[k]]
     if not searched:
-        if values.get("route") == 2 and searched_route_of(rules) is not None:
+        # route=2 neither searches nor hoards: told apart wherever a route's search fires
+        # for an adept that does not hoard (partners at will: adept:hoard=0 searches)
+        if values.get("route") == 2 and searched_route_of(rules, hoard=0.0) is not None:
             return "adept:route=2"
         return "adept"
     default = BUILTINS["adept"][2]

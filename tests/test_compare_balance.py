@@ -417,6 +417,10 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:draw=0:hoard=0", three) == "adept:draw=0"
     assert measured_spec("adept:hoard=0", Rules.preset("classic", 2, draw_when_able=True)) == "adept"
     assert measured_spec("adept:hoard=0", Rules.preset("classic", 4)) == "adept"
+    # with partners at will, route=2 is neither the shipped adept (it hoards) nor hoard=0
+    # (which searches by the route): a row of its own
+    assert measured_spec("adept:route=2", at_will) == "adept:route=2"
+    assert measured_spec("adept:hoard=0", at_will) == "adept:hoard=0"
 
 
 def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_not_another():
