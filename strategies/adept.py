@@ -1351,8 +1351,9 @@ def war_choice(params, obs, hand, options):
 #: or more (classic, 3 players, draws at will), and scoring every option of a hoarder's
 #: large hand cost 3.0 to 4.4 us a turn. Against expert, on nine such rule sets and the
 #: same deals as before, drawing unscored from 4 cards (gated) moved adept by -2.6 to +8.0
-#: points of win rate (mean +1.2), at 0.2-1.4 us a turn from the runs (docs/strategies.md,
-#: "Hoarding unscored"); without the gates it lost 22 points with 3 players
+#: points of win rate (mean +1.2), at 0.19-1.37 us a turn alone (docs/strategies.md,
+#: "Hoarding unscored"); without the gates it lost 13 to 24 points (from 3 cards and from
+#: 12), as it drew where the networks would have gone out
 HOARD_STOCK = 4
 #: the hoard's gates: it draws unscored only while I hold HOARD_HAND cards or more and no
 #: opponent holds HOARD_NEAR cards or fewer; nearer a hand's end the networks choose (with
