@@ -1192,9 +1192,25 @@ def test_where_a_seat_may_draw_at_will_adept_values_the_draw_higher(preset, play
     assert _totals(rules, "adept:route=0") != _totals(rules, "adept:route=0:draw=0")
 
 
+def test_with_five_players_the_draw_bonus_is_smaller():
+    """With 5 players the shipped adept adds DRAW_AT_WILL_BONUS_FIVE (10) points to a
+    voluntary draw, not 25: it plays draw=10's games (the hoard and the war with it), and
+    draw=25 plays the shipped adept's games from before."""
+    rules = Rules.preset("classic", 5, draw_when_able=True)
+    assert A.DRAW_AT_WILL_BONUS_FIVE == 10.0
+    assert A.draw_bonus_of(rules) == 10.0
+    assert A.draw_bonus_of(Rules.preset("classic", 4, draw_when_able=True,
+                                        partnerships=False)) == 25.0
+    shipped = _totals(rules, "adept")
+    assert shipped == _totals(rules, "adept:draw=10")
+    assert shipped != _totals(rules, "adept:draw=25")
+    assert _totals(rules, "adept:route=0") == _totals(rules, "adept:route=0:draw=10")
+
+
 @pytest.mark.parametrize("spec", ["adept", "adept:route=0", "adept:route=2", "adept:net=12"])
 @pytest.mark.parametrize("preset,players,knobs", [
     ("classic", 4, {"draw_when_able": True}),
+    ("classic", 5, {"draw_when_able": True}),
     ("classic", 3, {}),
     ("crazy-eights", 4, {"draw_when_able": True}),
 ])
