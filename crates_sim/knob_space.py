@@ -21,6 +21,8 @@ Contract:
   individual play with draws at will, then such drawn rule sets;
 - `three_player_tables(seed, n_random)`: the Crates presets with 3 players and no draws
   at will, then such drawn rule sets;
+- `four_player_individual_tables(seed, n_random)`: the Crates presets with 4 players in
+  individual play and no draws at will, then such drawn rule sets;
 - `partnerships_no_at_will_tables(seed, n_random)`: the Crates presets with 4 players in
   partnerships and no draws at will, then such drawn rule sets;
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
@@ -233,6 +235,16 @@ def three_player_tables(seed: int, n_random: int) -> list:
     n_random such rule sets drawn from the whole knob space with the generator of `seed`
     (random_tables' draws, the others skipped)."""
     return _where_tables(lambda r: (r.family == "crates" and r.players == 3
+                                    and not r.knobs["draw_when_able"]), seed, n_random)
+
+
+def four_player_individual_tables(seed: int, n_random: int) -> list:
+    """`--tables four-player-individual`: the tables of a round on Crates individual play
+    with 4 players where no seat may draw at will: each Crates preset with 4 players in
+    individual play, FAMILY_PRESET_REPEATS times; then n_random such rule sets drawn from
+    the whole knob space with the generator of `seed` (random_tables' draws, the others
+    skipped)."""
+    return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and not r.partnerships
                                     and not r.knobs["draw_when_able"]), seed, n_random)
 
 

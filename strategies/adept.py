@@ -1101,7 +1101,7 @@ ADEPT_BUILTIN = Builtin(
     "only the network's close calls, where it does not hoard (hoard=0; "
     "route=2: the networks alone), "
     "and on every Crates rule set where a seat may draw at will 25 points "
-    "onto a voluntary draw's score (draw=0: not), "
+    "(10 with 5 players) onto a voluntary draw's score (draw=0: not), "
     "and on fourteen tables a network trained on "
     "that table or three (route); against expert: -7.8 to +10.8 points of "
     "win rate on every preset with 3 to 6 players and in crazy-eights with 2, "

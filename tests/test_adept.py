@@ -586,6 +586,7 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     ("two-player-eights", ("crates-individual", "crates-partnerships"), "eights-individual"),
     ("at-will", ("eights-individual", "crates-partnerships"), "crates-individual"),
     ("three-player", ("eights-individual", "crates-partnerships"), "crates-individual"),
+    ("four-player-individual", ("eights-individual", "crates-partnerships"), "crates-individual"),
     ("partnerships-no-at-will", ("eights-individual", "crates-individual"), "crates-partnerships")])
 def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
     """--tables eights|crates|partnerships --start FILE: one round on one family's (or

@@ -13,6 +13,7 @@ from crates_sim.knob_space import (
     eights_unlimited_tables,
     every_table,
     focus_tables,
+    four_player_individual_tables,
     has_wild_card,
     no_wild_at_will_tables,
     no_wild_tables,
@@ -142,6 +143,21 @@ def test_three_player_tables_are_crates_with_three_players_and_no_draws_at_will(
     drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players == 3
              and not t.knobs["draw_when_able"]]
     assert tables[-4:] == drawn[:4] and three_player_tables(11, 4) == tables
+
+
+def test_four_player_individual_tables_are_crates_individual_play_without_draws_at_will():
+    """--tables four-player-individual: each Crates preset with 4 players in individual
+    play, FAMILY_PRESET_REPEATS times; then such rule sets without draws at will in the
+    order random_tables draws them (the others skipped)."""
+    tables = four_player_individual_tables(11, 4)
+    presets = tables[:-4]
+    assert presets == [Rules.preset(name, 4, partnerships=False)
+                       for name in ("classic", "league", "serbian")] * FAMILY_PRESET_REPEATS
+    assert all(t.family == "crates" and t.players == 4 and not t.partnerships
+               and not t.knobs["draw_when_able"] for t in tables)
+    drawn = [t for t in random_tables(400, 11) if t.family == "crates" and t.players == 4
+             and not t.partnerships and not t.knobs["draw_when_able"]]
+    assert tables[-4:] == drawn[:4]
 
 
 def test_partnerships_no_at_will_tables_are_crates_partnerships_without_draws_at_will():

@@ -52,6 +52,10 @@ AT_WILL_RANDOM_TABLES = 40
 #: `--tables three-player`: the Crates presets with 3 players (knob_space.three_player_tables)
 #: and this many three-player Crates rule sets without draws at will drawn with --seed
 THREE_PLAYER_RANDOM_TABLES = 40
+#: `--tables four-player-individual`: the Crates presets with 4 players in individual play
+#: (knob_space.four_player_individual_tables) and this many such rule sets without draws at
+#: will drawn with --seed
+FOUR_PLAYER_RANDOM_TABLES = 40
 #: `--tables partnerships-no-at-will`: the Crates presets with 4 players in partnerships
 #: (knob_space.partnerships_no_at_will_tables) and this many such rule sets without draws
 #: at will drawn with --seed
@@ -113,7 +117,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "their networks averaged into OUT/adept.json.")
 @click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
                                          "two-player", "two-player-eights", "at-will",
-                                         "three-player", "partnerships-no-at-will",
+                                         "three-player", "four-player-individual",
+                                         "partnerships-no-at-will",
                                          "no-wild", "eights-unlimited",
                                          "two-player-at-will", "no-wild-at-will",
                                          "two-player-no-wild-at-will",
@@ -136,6 +141,9 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "rule sets drawn with --seed; three-player: the Crates presets with 3 "
                    f"players (three times), and {THREE_PLAYER_RANDOM_TABLES} three-player "
                    "Crates rule sets without draws at will drawn with --seed; "
+                   "four-player-individual: the Crates presets with 4 players in individual "
+                   f"play (three times), and {FOUR_PLAYER_RANDOM_TABLES} such rule sets "
+                   "without draws at will drawn with --seed; "
                    "partnerships-no-at-will: the Crates presets with 4 players in "
                    f"partnerships (three times), and {NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES} "
                    "such rule sets without draws at will drawn with --seed; no-wild: "
@@ -179,7 +187,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
                    "--tables every, eights, crates, partnerships, two-player, "
-                   "two-player-eights, at-will, three-player, partnerships-no-at-will or no-wild].")
+                   "two-player-eights, at-will, three-player, four-player-individual, "
+                   "partnerships-no-at-will or no-wild].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -325,6 +334,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         eights_tables,
         eights_unlimited_tables,
         focus_tables,
+        four_player_individual_tables,
         no_wild_at_will_tables,
         no_wild_tables,
         partnership_tables,
@@ -350,6 +360,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                                                             "eights"),
              "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES),
              "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES),
+             "four-player-individual": lambda: four_player_individual_tables(
+                 seed, FOUR_PLAYER_RANDOM_TABLES),
              "partnerships-no-at-will": lambda: partnerships_no_at_will_tables(
                  seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES),
              "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES),
