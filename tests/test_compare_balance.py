@@ -417,6 +417,12 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     assert measured_spec("adept:draw=0:hoard=0", three) == "adept:draw=0"
     assert measured_spec("adept:hoard=0", Rules.preset("classic", 2, draw_when_able=True)) == "adept"
     assert measured_spec("adept:hoard=0", Rules.preset("classic", 4)) == "adept"
+    # with 5 players the shipped bonus is 10 (DRAW_AT_WILL_BONUS_FIVE): 25 is a row of its own
+    five = Rules.preset("classic", 5, draw_when_able=True)
+    assert measured_spec("adept:draw=10", five) == "adept"
+    assert measured_spec("adept:draw=25", five) == "adept:draw=25"
+    assert measured_spec("adept:draw=25:hoard=0", five) == "adept:draw=25:hoard=0"
+    assert measured_spec("adept:draw=25", three) == "adept"
     # with partners at will, route=2 is neither the shipped adept (it hoards) nor hoard=0
     # (which searches by the route): a row of its own
     assert measured_spec("adept:route=2", at_will) == "adept:route=2"
