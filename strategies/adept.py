@@ -272,9 +272,7 @@ N_TABLES = len(TABLES)
 #: --start adept:net=0`, one round), which the shipped set plays on such tables in
 #: individual play with 3 or 4 players (WHERE_ROUTES); 31: set 30 refitted one round more
 #: on such tables (`--tables no-wild-at-will --start` set 30's file), which the shipped
-#: set plays on such tables with 2 players (WHERE_ROUTES); 32: set 0 with its Crates
-#: individual network refitted on Crates individual play with 4 players and no draws at
-#: will (`--tables four-player-individual --start adept:net=0`). A file names
+#: set plays on such tables with 2 players (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -288,7 +286,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
              "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
              "adept-eights-unlimited.json", "adept-no-wild-at-will.json",
-             "adept-no-wild-at-will-2.json", "adept-four-player.json")
+             "adept-no-wild-at-will-2.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
