@@ -1280,6 +1280,8 @@ DRAW_AT_WILL_BONUS = 25.0
 #: ahead of 25 on all eleven five-player rule sets with draws at will measured, by +5.0 to
 #: +38.0 (docs/strategies.md, "Five players with draws at will: the plan stops paying").
 DRAW_AT_WILL_BONUS_FIVE = 10.0
+#: the player count from which DRAW_AT_WILL_BONUS_FIVE replaces DRAW_AT_WILL_BONUS (the
+#: kernel's `draw_bonus` and Python's `draw_bonus_of` both read it; a test checks they agree)
 DRAW_AT_WILL_FIVE = 5
 
 
@@ -1288,8 +1290,8 @@ def draw_bonus(params, obs):
     """The points adept adds to a voluntary draw's score: `draw` where it is 0 or more,
     else (-1, its default) DRAW_AT_WILL_BONUS (DRAW_AT_WILL_BONUS_FIVE with 5 players) with
     the shipped networks (net=0, route 0 or 1: balance holds adept to route=0 across
-    variants) on a Crates rule set with draw_when_able, and 0 elsewhere; route=2 plays adept's games from before its searched
-    routes and this bonus."""
+    variants) on a Crates rule set with draw_when_able, and 0 elsewhere; route=2 plays
+    adept's games from before its searched routes and this bonus."""
     given = params[ADEPT_DRAW]
     if given >= 0.0:
         return given
