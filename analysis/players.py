@@ -71,15 +71,16 @@ def measured_spec(spec, rules) -> str:
     stock search cannot fire: `adept.stock_search_fires`), else "adept:" and the search
     parameters that fire there, as given ("adept:stock=4"; "adept:dry=4" for
     adept:stock=4:dry=4 where only dry fires, whose games it then plays; samples only when
-    not its default). On a rule set where the shipped adept searches by a searched route
-    (`adept.searched_route_of`), "adept" is that search's games and "adept:route=2" the
-    networks' alone. A `draw` that changes what a voluntary draw scores there from the
-    same adept's default (`adept.draw_bonus_of`) is named next ("adept:draw=0": adept's
-    games from before DRAW_AT_WILL_BONUS), and a `war` that changes where it fights the
-    pressure war unscored (`adept.war_hand_of`) after it ("adept:war=0": adept's games from
-    before WAR_HAND), and a `hoard` that changes from what stock it draws unscored
-    (`adept.hoard_stock_of`) last ("adept:hoard=0": adept's games from before
-    HOARD_STOCK)."""
+    not its default, and depth and margin likewise). On a rule set where the shipped adept
+    searches by a searched route (`adept.searched_route_of`), "adept" is that search's
+    games (the route's spec spelt out, `adept.searched_spec`, is named "adept" too) and
+    "adept:route=2" the networks' alone. A `draw` that changes what a voluntary draw
+    scores there from the same adept's default (`adept.draw_bonus_of`) is named next
+    ("adept:draw=0": adept's games from before DRAW_AT_WILL_BONUS), and a `war` that
+    changes where it fights the pressure war unscored (`adept.war_hand_of`) after it
+    ("adept:war=0": adept's games from before WAR_HAND), and a `hoard` that changes from
+    what stock it draws unscored (`adept.hoard_stock_of`) last ("adept:hoard=0": adept's
+    games from before HOARD_STOCK)."""
     from crates_sim.strategies.adept import draw_bonus_of, hoard_stock_of, war_hand_of
     from crates_sim.strategy import BUILTINS, parse_spec
 
@@ -115,7 +116,14 @@ def _measured_search_spec(values, rules) -> str:
             return "adept:route=2"
         return "adept"
     default = BUILTINS["adept"][2]
-    return ":".join(["adept"] + [f"{k}={values[k]:g}" for k in (*searched, "samples")
+    settings = tuple(values.get(k, default[k].default) for k in ("dry", "samples", "depth",
+                                                                    "margin"))
+    if (searched == ["dry"] and settings == searched_route_of(rules)
+            and values.get("net", default["net"].default) == 0
+            and values.get("route", default["route"].default) != 0):
+        return "adept"  # the shipped adept's searched route spelt out (route=2 too): its games
+    return ":".join(["adept"] + [f"{k}={values[k]:g}"
+                                 for k in (*searched, "samples", "depth", "margin")
                                  if k in values and values[k] != default[k].default])
 
 
@@ -146,9 +154,17 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "or :war=0, adept with it but without its play of the pressure war, "
                   "or :hoard=0, adept without its unscored draws while the stock is high, "
                   "or adept:draw=25, adept's bonus with 5 players before DRAW_AT_WILL_BONUS_FIVE, "
+                  "or adept:dry=2:samples=8:depth=6, adept's search of Crates partnership tables "
+                  "where only the 8s are wild and nobody may draw at will before it searched the "
+                  "network's close calls alone with 12 deals (PARTNERS_EIGHTS_SEARCH), "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after the five-player bonus, "
+                  "adept,expert` (or adept:stock=4,expert) folders (after the close calls' search, "
+                  "PARTNERS_EIGHTS_SEARCH: seed 12450's table 06 on seed 62766, the first six "
+                  "such rule sets drawn by seed 11810 on seeds 61520-61525, and the rows on seeds "
+                  "62625, 59107, 60269 and 61305 again, with adept, 1,000 deals each, on the same "
+                  "deals as their earlier rows; every earlier row of adept on such rule sets is "
+                  "adept:dry=2:samples=8:depth=6's; after the five-player bonus, "
                   "DRAW_AT_WILL_BONUS_FIVE: --tables drawn:10:12450's tables on seeds "
                   "62760-62769, and classic with 5 players and draws at will and the first six "
                   "such rule sets drawn by seed 12440 on seeds 62690-62696, with adept, 1,000 "
