@@ -160,7 +160,7 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
                   "adept,expert` (or adept:stock=4,expert) folders (after the close calls' search, "
-                  "--tables drawn:10:12460's tables on seeds 62850-62859 with adept, 1,000 deals "
+                  "--tables every on seed 62900 (seed + T), and --tables drawn:10:12460's tables on seeds 62850-62859 with adept, 1,000 deals "
                   "each, and, for PARTNERS_EIGHTS_SEARCH, "
                   "seed 12450's table 06 on seed 62766, the first six "
                   "such rule sets drawn by seed 11810 on seeds 61520-61525, and the rows on seeds "

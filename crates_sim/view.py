@@ -7,7 +7,7 @@ its hot loop. A decision function has the signature::
     @njit
     def my_strategy(params, obs, hand, pile, options, rng) -> int
 
-    params   float64[8]   the strategy's parameters, in the order it declares them
+    params   float64[14]  the strategy's parameters, in the order it declares them (N_PARAMS)
     obs      int64[...]   the public view of the table: read it with the accessors below
     hand     int64[k]     your cards (empty when the dealer calls the upcard's suit blind)
     pile     int64[m]     the discard pile since the last reshuffle, top card last
