@@ -120,8 +120,10 @@ def _measured_search_spec(values, rules) -> str:
                                                                     "margin"))
     if (searched == ["dry"] and settings == searched_route_of(rules)
             and values.get("net", default["net"].default) == 0
-            and values.get("route", default["route"].default) != 0):
-        return "adept"  # the shipped adept's searched route spelt out (route=2 too): its games
+            and values.get("route", default["route"].default) == 1):
+        # the shipped adept's searched route spelt out: its games (not with route=2, which
+        # drops the draw bonus where a seat may draw at will)
+        return "adept"
     return ":".join(["adept"] + [f"{k}={values[k]:g}"
                                  for k in (*searched, "samples", "depth", "margin")
                                  if k in values and values[k] != default[k].default])

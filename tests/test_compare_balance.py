@@ -405,14 +405,17 @@ def test_the_measured_adept_is_the_one_that_plays_those_games():
     # a searched route's settings spelt out are the shipped adept; other depths and margins
     # are named (adept:dry=2:samples=8:depth=6: the route of partnerships where only the 8s
     # are wild before it searched the close calls alone, with 12 deals)
-    from crates_sim.strategies.adept import PARTNERS_EIGHTS_SEARCH, searched_spec
+    from crates_sim.strategies.adept import PARTNERS_EIGHTS_SEARCH, searched_route_of, searched_spec
 
     eights_only = Rules.preset("serbian", 4, nine_wild=False)
     assert measured_spec(searched_spec(PARTNERS_EIGHTS_SEARCH), eights_only) == "adept"
     assert measured_spec("adept:dry=2:samples=8:depth=6", eights_only) \
         == "adept:dry=2:samples=8:depth=6"
-    assert measured_spec("adept:dry=2:samples=12:depth=6:margin=8:route=2", eights_only) \
-        == "adept"
+    two_at_will = Rules.preset("league", 2, nine_wild=False, draw_when_able=True)
+    spelt = searched_spec(searched_route_of(two_at_will))
+    assert measured_spec(spelt, two_at_will) == "adept"
+    # route=2 drops the draw bonus there: not the shipped adept's games
+    assert measured_spec(spelt + ":route=2", two_at_will) != "adept"
     assert measured_spec("adept:dry=2:samples=12:depth=6:margin=8:route=0", eights_only) \
         == "adept:dry=2:samples=12:depth=6:margin=8"
     assert measured_spec("adept:dry=3:samples=8:depth=6", no_wild) == "adept"
