@@ -272,7 +272,12 @@ N_TABLES = len(TABLES)
 #: --start adept:net=0`, one round), which the shipped set plays on such tables in
 #: individual play with 3 or 4 players (WHERE_ROUTES); 31: set 30 refitted one round more
 #: on such tables (`--tables no-wild-at-will --start` set 30's file), which the shipped
-#: set plays on such tables with 2 players (WHERE_ROUTES). A file names
+#: set plays on such tables with 2 players (WHERE_ROUTES); 32: set 18 after two rounds
+#: more on classic with 5 players (`--preset classic --players 5 --start adept:net=18`),
+#: which the shipped set plays there (ROUTES); 33: set 11 widened to 128 units and refitted
+#: one round on classic with 4 players in partnerships (`--preset classic --players 4
+#: --partnerships --start adept:net=11 --hidden 128`), which the shipped set plays there
+#: (ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -286,7 +291,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-two-player.json", "adept-two-player-eights.json", "adept-at-will.json",
              "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
              "adept-eights-unlimited.json", "adept-no-wild-at-will.json",
-             "adept-no-wild-at-will-2.json")
+             "adept-no-wild-at-will-2.json", "adept-classic-5p-2.json",
+             "adept-classic-4p-wide.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -299,6 +305,15 @@ PRESETS_SET = NET_FILES.index("adept-5.json")
 #: costs 1.7-2.1 us a turn there even with `add_inputs` (above the bound of 2 on two of
 #: the ten such tables measured): not routed ("Wider networks across tables")
 PARTNERS_SET = NET_FILES.index("adept-6.json")
+#: classic with 5 players' specialist: set 18 (adept-classic-5p-wide.json) after two more
+#: rounds on that table (docs/strategies.md, "Classic with 5 players: two more rounds");
+#: its games before are adept:net=18's
+CLASSIC_5P_SET = NET_FILES.index("adept-classic-5p-2.json")
+#: classic with 4 players in partnerships' specialist: set 11 (adept-classic-4p.json, 32
+#: units) widened to 128 and refitted one round on that table (docs/strategies.md, "Classic
+#: with 4 players in partnerships: the specialist widened"); its games before are
+#: adept:net=11's
+CLASSIC_4P_SET = NET_FILES.index("adept-classic-4p-wide.json")
 #: the tables on which the shipped set (0) plays another set's networks because they were
 #: measured stronger there: (preset, players, knobs, set). Each of those sets was trained
 #: on its tables alone and beats the networks trained across tables there
@@ -316,8 +331,8 @@ ROUTES = (("classic", 4, {"partnerships": False}, 3), ("crazy-eights", 4, {}, 3)
           ("classic", 2, {}, 15), ("league", 2, {}, 14), ("serbian", 2, {}, 16),
           ("league", 3, {}, 8), ("classic", 3, {}, 9),
           ("league", 4, {"partnerships": False}, 10), ("league", 4, {"partnerships": True}, 10),
-          ("classic", 4, {"partnerships": True}, 11),
-          ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, 18),
+          ("classic", 4, {"partnerships": True}, CLASSIC_4P_SET),
+          ("very-crazy-eights", 2, {}, 17), ("classic", 5, {}, CLASSIC_5P_SET),
           ("serbian", 4, {"partnerships": False}, 19), ("serbian", 3, {}, 20),
           # serbian with 4 in partnerships keeps set 0's own partnership network (round
           # 4's), which it played before set 27's route below (+0.5 [-3.2, +4.3] for set 27)
@@ -1174,12 +1189,15 @@ ADEPT_BUILTIN = Builtin(
                                  "more with unlimited draws, 30 the shipped ones with "
                                  "both Crates networks refitted on Crates tables "
                                  "without a wild card where a seat may draw at will, "
-                                 "31 net=30 after one round more there",
+                                 "31 net=30 after one round more there, 32 net=18 "
+                                 "after two rounds more on classic with 5, 33 net=11 "
+                                 "widened to 128 units and refitted on its table",
                   whole=True),
      "route": Param(1.0, 0.0, 2.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
                                    "on classic 4 players individual and crazy-eights 4 "
-                                   "players, the specialists (net=14-20, 8-11) on "
+                                   "players, the specialists (net=14-17, 19, 20, 32, "
+                                   "33, 8-10) on "
                                    "classic, league, serbian and very-crazy-eights with "
                                    "2 players, classic with 5, serbian with 3 and with 4 "
                                    "individual, league and "

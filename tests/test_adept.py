@@ -1004,6 +1004,28 @@ def test_route_0_plays_round_4s_games_in_crates_partnerships_and_net_12_everywhe
     assert same == (table == ("classic", True))
 
 
+#: (turns, digest of the totals) of the shipped adept's 6 games of seed 5 on classic with 5
+#: players before set 32's route there (set 18's wide specialist), and with 4 players in
+#: partnerships before set 33's (set 11's specialist): adept:net=18 and adept:net=11 play them
+CLASSIC_BEFORE_SETS_32_33 = {5: ("adept:net=18", 8606, "fa2cb56e05bfc739"),
+                             4: ("adept:net=11", 5346, "42c14de44aa2b89b")}
+
+
+def _classic_games(players, spec):
+    import hashlib
+
+    res = run_games(Rules.preset("classic", players), [spec] * players, seed=5, game_start=0,
+                    n_games=6, detail="games")
+    return res.turns, hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("players", sorted(CLASSIC_BEFORE_SETS_32_33))
+def test_the_old_specialists_keep_their_classic_games_from_before_sets_32_and_33(players):
+    spec, *games = CLASSIC_BEFORE_SETS_32_33[players]
+    assert _classic_games(players, spec) == tuple(games)
+    assert _classic_games(players, "adept") != tuple(games)  # the new specialist plays there now
+
+
 def _totals(rules, spec, games=3):
     return run_games(rules, [spec] * rules.players, 7, 0, games, detail="games").games["total"].tolist()
 
@@ -1019,10 +1041,10 @@ def _totals(rules, spec, games=3):
     ("classic", 3, {}, 9),
     ("league", 4, {}, 10),  # league's default with 4 players: individual play
     ("league", 4, {"partnerships": True}, 10),
-    ("classic", 4, {}, 11),  # classic's default with 4 players: partnerships
+    ("classic", 4, {}, 33),  # classic's default with 4 players: partnerships (set 11 before)
     ("classic", 4, {"partnerships": False, "spare_three": 5}, None),  # another knob: another table
     ("crazy-eights", 4, {"hand_size": 7}, None),
-    ("classic", 5, {}, 18),  # the wide specialist (set 12's network before)
+    ("classic", 5, {}, 32),  # set 18 after two rounds more (set 18 before, set 12 before it)
     ("serbian", 3, {}, 20),  # the wide specialist (set 12's network before)
     # three-player Crates rule sets without draws at will: the three-player round's network
     ("serbian", 3, {"spare_three": 5}, 26),

@@ -211,8 +211,8 @@ def test_the_pages_say_when_adept_plays_a_specialist():
     assert route_of(Rules.preset("classic", 2)) == 15
     assert route_of(Rules.preset("classic", 2, first_dealer="random")) == 15
     assert route_of(Rules.preset("classic", 3)) == 9
-    assert route_of(Rules.preset("classic", 4)) == 11
-    assert route_of(Rules.preset("classic", 5)) == 18 and route_of(Rules.preset("serbian", 3)) == 20
+    assert route_of(Rules.preset("classic", 4)) == 33
+    assert route_of(Rules.preset("classic", 5)) == 32 and route_of(Rules.preset("serbian", 3)) == 20
     assert route_of(Rules.preset("serbian", 4, partnerships=False)) == 19
     assert route_of(Rules.preset("classic", 5, spare_three=5)) is None
     routed = validation("adept", Rules.preset("league", 3))
