@@ -844,7 +844,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     # set 27 (adept-partners-fixed.json): `--tables partnerships-no-at-will --refit
     # crates-partnerships`; not on the presets (serbian keeps set 0's own)
     (27, 0, ("crates-partnerships",), ((Rules.preset("classic", 4, remove_ranks="QK"), 27),
-                                       (Rules.preset("classic", 4), 11),
+                                       (Rules.preset("classic", 4), 33),  # its specialist
                                        (Rules.preset("serbian", 4), None),
                                        (Rules.preset("serbian", 4, draw_when_able=True), 13),
                                        (Rules.preset("classic", 4, partnerships=False,
