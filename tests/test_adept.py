@@ -377,14 +377,18 @@ SECOND_NETWORKS_GAMES = {
 def _net_games(net, table, route=1):
     """(turns, digest of the totals) of the 12 recorded games of set `net` on `table`
     (route 0: set 0 without its routes)."""
-    import hashlib
-
     preset, partnerships = table
     knobs = {} if partnerships is None else {"partnerships": partnerships}
     tail = f"net={net}" if route else f"net={net}:route=0"
     specs = [f"adept:{tail}", f"adept:temp=3:{tail}", f"adept:{tail}", f"adept:three=40:{tail}"]
-    res = run_games(Rules.preset(preset, 4, **knobs), specs, seed=5, game_start=0,
-                    n_games=12, detail="games")
+    return _turns_and_digest(run_games(Rules.preset(preset, 4, **knobs), specs, seed=5,
+                                       game_start=0, n_games=12, detail="games"))
+
+
+def _turns_and_digest(res):
+    """(turns, the first 16 hex digits of the sha256 of the games' totals) of a run."""
+    import hashlib
+
     return res.turns, hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
 
 
@@ -1012,11 +1016,8 @@ CLASSIC_BEFORE_SETS_32_33 = {5: ("adept:net=18", 8606, "fa2cb56e05bfc739"),
 
 
 def _classic_games(players, spec):
-    import hashlib
-
-    res = run_games(Rules.preset("classic", players), [spec] * players, seed=5, game_start=0,
-                    n_games=6, detail="games")
-    return res.turns, hashlib.sha256(json.dumps(res.games["total"].tolist()).encode()).hexdigest()[:16]
+    return _turns_and_digest(run_games(Rules.preset("classic", players), [spec] * players,
+                                       seed=5, game_start=0, n_games=6, detail="games"))
 
 
 @pytest.mark.parametrize("players", sorted(CLASSIC_BEFORE_SETS_32_33))
