@@ -167,6 +167,8 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "with 5 players and set 33's on classic with 4 in partnerships: those tables on "
                   "seeds 62962 and 62967, 2,000 deals each, and --tables "
                   "drawn:10:12470's tables on seeds 62970-62979 with adept, 1,000 deals each; "
+                  "after the ladder, drawn:10:12480's tables on seeds 65500-65509 with adept, "
+                  "1,000 deals each but 100 on its two-player tables with draws at will, 05 and 07; "
                   "after the close calls' search, "
                   "--tables every on seed 62900 (seed + T), and --tables drawn:10:12460's "
                   "tables on seeds 62850-62859 with adept, 1,000 deals each, and, for "
