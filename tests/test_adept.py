@@ -89,9 +89,11 @@ def test_kernel_and_numpy_agree_on_a_live_decision():
         A.set_weights(old)
 
 
-@pytest.mark.parametrize("n_nonzero,width", [(0, 128), (3, 64), (8, 128), (21, 128), (79, 32)])
+@pytest.mark.parametrize("n_nonzero,width", [(0, 128), (1, 64), (3, 64), (8, 128), (13, 64),
+                                             (14, 128), (21, 128), (39, 64), (79, 32)])
 def test_add_inputs_is_the_plain_loop_bit_for_bit(n_nonzero, width):
-    """`add_inputs` (the non-zero inputs eight at a time) gives each unit exactly the sum
+    """`add_inputs` (the non-zero inputs eight at a time, the rest four, two and one at a
+    time) gives each unit exactly the sum
     of the plain loop, input by input in order: the scores, and so adept's games, do not
     change with it."""
     from numba import njit
