@@ -443,13 +443,25 @@ TWO_PLAYER_AT_WILL_SEARCH = PARTNERS_AT_WILL_SEARCH
 #: where only the 9s are wild"): the networks alone cost under 1 us a turn there, so a
 #: deeper search fits: +3.6 head to head on eight such tables, DRY_SEARCH +2.6
 TWO_PLAYER_NINES_SEARCH = (4, 12, 8, 0)
+#: a Crates deck of 44 cards (two ranks taken out) that keeps the 8s and the 9s, both wild
+_SHORT_DECK_BOTH_WILD = {IN_DECK + 4 * R_8: 1, EFFECT + 4 * R_9: E_WILD9, IN_DECK + 4 * R_9: 1,
+                         K_DECK_N: 44}
+#: the search of Crates partnership tables with no draws at will on such a deck
+#: (docs/strategies.md, "The gated search on partnership tables with two ranks out"):
+#: there the network alone is 17 to 25 points below expert (classic:remove_ranks=QK, a
+#: table issue 38 names, -24.6), and the at-will partners' gated search, +2.5 to +10.3 head
+#: to head on seven such tables (1,000 deals each), costs 1.4-2.0x the network's turn,
+#: where dry=3 with every decision searched gained most but cost 2.7-3.2x; with one rank
+#: out, or none (the presets), no setting gained
+PARTNERS_SHORT_DECK_SEARCH = PARTNERS_AT_WILL_SEARCH
 #: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
 #: where no card is wild and no seat may draw at will (with 5 players it costs more than
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
 #: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
 #: (in individual play, where the 8s or the 9s alone are wild, it gained nothing), then
 #: PARTNERS_AT_WILL_SEARCH's, DRY_SEARCH on partnership tables where only the 9s are wild
-#: (_NINES_ONLY_DECK), TWO_PLAYER_AT_WILL_SEARCH's, and TWO_PLAYER_NINES_SEARCH's
+#: (_NINES_ONLY_DECK), TWO_PLAYER_AT_WILL_SEARCH's, TWO_PLAYER_NINES_SEARCH's, and
+#: PARTNERS_SHORT_DECK_SEARCH's
 SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
@@ -463,7 +475,9 @@ SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_AB
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 1, **deck},
                     TWO_PLAYER_AT_WILL_SEARCH) for deck in _EIGHTS_ONLY_DECKS),
                  ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0,
-                   **_NINES_ONLY_DECK}, TWO_PLAYER_NINES_SEARCH))
+                   **_NINES_ONLY_DECK}, TWO_PLAYER_NINES_SEARCH),
+                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
+                   **_SHORT_DECK_BOTH_WILD}, PARTNERS_SHORT_DECK_SEARCH))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -500,7 +514,7 @@ SEARCH_DRY, SEARCH_SAMPLES, SEARCH_DEPTH, SEARCH_MARGIN = range(SEARCH_SETTINGS)
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
 SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
-MAX_SEARCHES = 13
+MAX_SEARCHES = 14
 X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
