@@ -443,25 +443,13 @@ TWO_PLAYER_AT_WILL_SEARCH = PARTNERS_AT_WILL_SEARCH
 #: where only the 9s are wild"): the networks alone cost under 1 us a turn there, so a
 #: deeper search fits: +3.6 head to head on eight such tables, DRY_SEARCH +2.6
 TWO_PLAYER_NINES_SEARCH = (4, 12, 8, 0)
-#: a Crates deck of 44 cards (two ranks taken out) that keeps the 8s and the 9s, both wild
-_SHORT_DECK_BOTH_WILD = {IN_DECK + 4 * R_8: 1, EFFECT + 4 * R_9: E_WILD9, IN_DECK + 4 * R_9: 1,
-                         K_DECK_N: 44}
-#: the search of Crates partnership tables with no draws at will on such a deck
-#: (docs/strategies.md, "The gated search on partnership tables with two ranks out"):
-#: there the network alone is 17 to 25 points below expert (classic:remove_ranks=QK, a
-#: table issue 38 names, -24.6), and the at-will partners' gated search, +2.5 to +10.3 head
-#: to head on seven such tables (1,000 deals each), costs 1.4-2.0x the network's turn,
-#: where dry=3 with every decision searched gained most but cost 2.7-3.2x; with one rank
-#: out, or none (the presets), no setting gained
-PARTNERS_SHORT_DECK_SEARCH = PARTNERS_AT_WILL_SEARCH
 #: the tables of DRY_SEARCH: Crates with 2 to 4 players (with and without partnerships)
 #: where no card is wild and no seat may draw at will (with 5 players it costs more than
 #: 2 us a turn and gained nothing; where a seat may draw at will the stock runs dry so
 #: often that it costs 3-5 us a turn, with a wild card too); then PARTNERS_EIGHTS_SEARCH's
 #: (in individual play, where the 8s or the 9s alone are wild, it gained nothing), then
 #: PARTNERS_AT_WILL_SEARCH's, DRY_SEARCH on partnership tables where only the 9s are wild
-#: (_NINES_ONLY_DECK), TWO_PLAYER_AT_WILL_SEARCH's, TWO_PLAYER_NINES_SEARCH's, and
-#: PARTNERS_SHORT_DECK_SEARCH's
+#: (_NINES_ONLY_DECK), TWO_PLAYER_AT_WILL_SEARCH's, and TWO_PLAYER_NINES_SEARCH's
 SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0,
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
@@ -475,9 +463,7 @@ SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_AB
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 1, **deck},
                     TWO_PLAYER_AT_WILL_SEARCH) for deck in _EIGHTS_ONLY_DECKS),
                  ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0,
-                   **_NINES_ONLY_DECK}, TWO_PLAYER_NINES_SEARCH),
-                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
-                   **_SHORT_DECK_BOTH_WILD}, PARTNERS_SHORT_DECK_SEARCH))
+                   **_NINES_ONLY_DECK}, TWO_PLAYER_NINES_SEARCH))
 #: one network's block of the buffer: W_opt (N_OPTION x HIDDEN), W_ctx (N_CONTEXT x
 #: HIDDEN), b1 (HIDDEN), w2 (HIDDEN), b2; a narrower network's units beyond its width are 0
 BLOCK = N_OPTION * HIDDEN + N_CONTEXT * HIDDEN + 2 * HIDDEN + 1
@@ -514,7 +500,7 @@ SEARCH_DRY, SEARCH_SAMPLES, SEARCH_DEPTH, SEARCH_MARGIN = range(SEARCH_SETTINGS)
 SEARCH_FN_AT = ROUTES_AT + 1 + MAX_ROUTES * ROUTE_LEN
 SEARCHES_AT = SEARCH_FN_AT + 1
 SEARCH_LEN = SEARCH_SETTINGS + ROUTE_LEN - 1
-MAX_SEARCHES = 14
+MAX_SEARCHES = 13
 X0 = SEARCHES_AT + 1 + MAX_SEARCHES * SEARCH_LEN
 MAX_OPTIONS = 64
 CTX_AT = X0
@@ -1219,9 +1205,7 @@ ADEPT_BUILTIN = Builtin(
     "players) a cheap search of the dry stock as dry=3:samples=8:depth=6, "
     "and as dry=2:samples=12:depth=6:margin=8 on Crates partnership tables "
     "where only the 8s are wild and nobody may draw at will, and on Crates partnership "
-    "tables where a seat may draw at will, and on Crates partnership tables of "
-    "44 cards with the 8s and 9s wild and no draws at will, as "
-    "dry=2:samples=4:depth=6:margin=8, "
+    "tables where a seat may draw at will as dry=2:samples=4:depth=6:margin=8, "
     "only the network's close calls, where it does not hoard (hoard=0; "
     "route=2: the networks alone), "
     "and on every Crates rule set where a seat may draw at will 25 points "
@@ -1230,7 +1214,7 @@ ADEPT_BUILTIN = Builtin(
     "that table or three (route); against expert: -1.2 to +9.8 points of "
     "win rate on every preset table with 2 to 6 players (1,000 fresh deals "
     "each, 2,000 on classic with 5 and with 4 in partnerships), above tuned "
-    "and the apprentice on all 23, about -24 on classic with "
+    "and the apprentice on all 23, about -25 on classic with "
     "remove_ranks=QK, and with draws at will (its "
     "draw bonus) +95 on classic's and +99 on a league partnership rule "
     "set; 0.5-1.3 us a turn over whole games on every preset (1.1 on "

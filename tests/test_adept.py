@@ -1134,18 +1134,6 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     assert A.route_of(Rules.preset("classic", 4, partnerships=False, spare_three=5)) != 3
 
 
-@pytest.mark.parametrize("preset,knobs", [
-    ("classic", {}),  # the presets: 52 cards, the 8s and the 9s wild
-    ("classic", {"remove_ranks": "5"}),  # one rank out: 48 cards
-    ("classic", {"partnerships": False, "remove_ranks": "QK"}),  # individual play
-    ("league", {"remove_ranks": "QK"}),  # league's 4 play individually
-])
-def test_with_both_wild_ranks_only_partners_on_a_short_deck_search(preset, knobs):
-    """PARTNERS_SHORT_DECK_SEARCH takes 4-player Crates partnership tables of 44 cards
-    with the 8s and 9s wild, not a fuller deck nor individual play."""
-    assert A.searched_route_of(Rules.preset(preset, 4, **knobs)) is None
-
-
 @pytest.mark.parametrize("preset,players,knobs,route", [
     ("classic", 4, {"nine_wild": False, "remove_ranks": "8K"}, "DRY_SEARCH"),  # partnerships
     ("classic", 4, {"partnerships": False, "nine_wild": False, "remove_ranks": "8K"},
@@ -1160,8 +1148,6 @@ def test_with_both_wild_ranks_only_partners_on_a_short_deck_search(preset, knobs
     ("league", 2, {"nine_wild": False, "draw_when_able": True}, "TWO_PLAYER_AT_WILL_SEARCH"),
     ("classic", 2, {"remove_ranks": "9", "draw_when_able": True}, "TWO_PLAYER_AT_WILL_SEARCH"),
     ("league", 2, {"remove_ranks": "8"}, "TWO_PLAYER_NINES_SEARCH"),  # only the 9s wild
-    ("classic", 4, {"remove_ranks": "QK"}, "PARTNERS_SHORT_DECK_SEARCH"),  # 44 cards
-    ("serbian", 4, {"remove_ranks": "JQ"}, "PARTNERS_SHORT_DECK_SEARCH"),
 ])
 def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
         preset, players, knobs, route):
