@@ -377,6 +377,16 @@ ADEPT_TABLES = (
     ("classic 4p partnerships, draw_when_able=true", Rules.preset("classic", 4, draw_when_able=True), 200),
     ("very-crazy-eights 5p, draw_rule=unlimited",
      Rules.preset("very-crazy-eights", 5, draw_rule="unlimited"), 500),
+    # the two drawn rule sets nearest the bound (docs/strategies.md, "The same scores for
+    # less"): a seat may draw instead of playing, so nearly every turn is scored; and a
+    # searched route's table
+    ("drawn 12480 #03: very-crazy-eights 4p, draw one",
+     Rules.from_spec("very-crazy-eights:draw_rule=one,hand_size=8,target_score=50,"
+                     "first_dealer=random,remove_ranks=QK", 4), 300),
+    ("drawn 12500 #05: league 4p partners, 8s wild",
+     Rules.from_spec("league:partnerships=True,count_forced=False,seven_target=next,"
+                     "nine_wild=False,last_card_penalty=next_turn,upcard_rule=serbian,"
+                     "out_rule=after_effects,first_dealer=random,remove_ranks=9T", 4), 200),
 )
 
 
