@@ -135,6 +135,8 @@ def training_tables(seed: int, n_random: int) -> list:
 #: `family_tables`: times a family's presets come in its list (so that a round on that
 #: family keeps learning the presets as well as the drawn rule sets)
 FAMILY_PRESET_REPEATS = 3
+#: `partnerships_short_deck_tables`: the most cards a "short" deck holds (two ranks out)
+SHORT_DECK = 44
 
 
 def _drawn_where(keep, seed: int, n: int) -> list:
@@ -255,6 +257,18 @@ def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
     sets drawn from the whole knob space with the generator of `seed`."""
     return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
                                     and not r.knobs["draw_when_able"]), seed, n_random)
+
+
+def partnerships_short_deck_tables(seed: int, n_random: int) -> list:
+    """`--tables partnerships-short-deck`: the tables of a round on Crates partnerships
+    where no seat may draw at will, a wild card stays and two ranks or more are taken out
+    (a deck of 44 cards or fewer, where the stock runs dry and the pressure war decides
+    hands): n_random such rule sets drawn from the whole knob space with the generator of
+    `seed` (no preset is one: their decks are whole)."""
+    return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
+                                    and not r.knobs["draw_when_able"]
+                                    and r.deck_size <= SHORT_DECK and has_wild_card(r)),
+                         seed, n_random)
 
 
 def partnerships_at_will_tables(seed: int, n_random: int) -> list:

@@ -19,6 +19,7 @@ from crates_sim.knob_space import (
     no_wild_tables,
     partnership_tables,
     partnerships_at_will_tables,
+    partnerships_short_deck_tables,
     partnerships_no_at_will_tables,
     random_tables,
     spec,
@@ -333,3 +334,15 @@ def test_compare_on_tables_writes_one_row_a_table_and_commands_that_replay_them(
     worse = runner.invoke(cli, ["compare", "-s", "greedy,random", "--tables", "drawn:x",
                                 "--out", str(tmp_path / "c")])
     assert worse.exit_code != 0 and "drawn:N:SEED" in worse.output
+
+
+def test_partnerships_short_deck_tables_are_short_wild_partnership_decks_without_draws_at_will():
+    """--tables partnerships-short-deck: Crates partnership rule sets without draws at will,
+    with a wild card, on 44 cards or fewer, in the order random_tables draws them (the
+    others skipped; no preset is one)."""
+    tables = partnerships_short_deck_tables(11, 4)
+    assert len(tables) == 4
+    drawn = [t for t in random_tables(20000, 11) if t.family == "crates" and t.partnerships
+             and not t.knobs["draw_when_able"] and t.deck_size <= 44 and has_wild_card(t)]
+    assert tables == drawn[:4]
+    assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)

@@ -64,6 +64,10 @@ NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
 #: draws at will (knob_space.partnerships_at_will_tables) and this many such rule sets
 #: drawn with --seed
 AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
+#: `--tables partnerships-short-deck`: this many Crates partnership rule sets without draws
+#: at will, with a wild card, on a deck of 44 cards or fewer, drawn with --seed
+#: (knob_space.partnerships_short_deck_tables; no preset is one)
+SHORT_DECK_PARTNERSHIP_RANDOM_TABLES = 40
 #: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
 #: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
 NO_WILD_RANDOM_TABLES = 40
@@ -122,7 +126,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "no-wild", "eights-unlimited",
                                          "two-player-at-will", "no-wild-at-will",
                                          "two-player-no-wild-at-will",
-                                         "partnerships-at-will"]),
+                                         "partnerships-at-will",
+                                         "partnerships-short-deck"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -161,7 +166,10 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "such rule sets with 2 players, drawn with --seed; partnerships-at-will: the "
                    "Crates presets with 4 players in partnerships and draws at will (three "
                    f"times), and {AT_WILL_PARTNERSHIP_RANDOM_TABLES} such rule sets drawn "
-                   "with --seed.")
+                   "with --seed; partnerships-short-deck: "
+                   f"{SHORT_DECK_PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets "
+                   "without draws at will, with a wild card, on a deck of 44 cards or fewer "
+                   "(two ranks out), drawn with --seed.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -340,6 +348,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         partnership_tables,
         partnerships_at_will_tables,
         partnerships_no_at_will_tables,
+        partnerships_short_deck_tables,
         three_player_tables,
         training_tables,
         two_player_at_will_tables,
@@ -373,7 +382,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
                  seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES),
              "partnerships-at-will": lambda: partnerships_at_will_tables(
-                 seed, AT_WILL_PARTNERSHIP_RANDOM_TABLES)}
+                 seed, AT_WILL_PARTNERSHIP_RANDOM_TABLES),
+             "partnerships-short-deck": lambda: partnerships_short_deck_tables(
+                 seed, SHORT_DECK_PARTNERSHIP_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
