@@ -593,7 +593,8 @@ def test_crates_train_value_floor_is_a_setting_of_the_run(tmp_path):
     ("at-will", ("eights-individual", "crates-partnerships"), "crates-individual"),
     ("three-player", ("eights-individual", "crates-partnerships"), "crates-individual"),
     ("four-player-individual", ("eights-individual", "crates-partnerships"), "crates-individual"),
-    ("partnerships-no-at-will", ("eights-individual", "crates-individual"), "crates-partnerships")])
+    ("partnerships-no-at-will", ("eights-individual", "crates-individual"), "crates-partnerships"),
+    ("partnerships-short-deck", ("eights-individual", "crates-individual"), "crates-partnerships")])
 def test_crates_train_family_round_continues_from_a_weights_file(tmp_path, family, kept, refit):
     """--tables eights|crates|partnerships --start FILE: one round on one family's (or
     Crates partnerships') presets and drawn rule sets, played and fitted from FILE's
