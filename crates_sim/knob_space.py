@@ -255,8 +255,13 @@ def partnerships_no_at_will_tables(seed: int, n_random: int) -> list:
     where no seat may draw at will (partnership_tables mixes both): each Crates preset
     with 4 players in partnerships, FAMILY_PRESET_REPEATS times; then n_random such rule
     sets drawn from the whole knob space with the generator of `seed`."""
-    return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
-                                    and not r.knobs["draw_when_able"]), seed, n_random)
+    return _where_tables(_partners_without_draws_at_will, seed, n_random)
+
+
+def _partners_without_draws_at_will(rules: Rules) -> bool:
+    """Whether `rules` is Crates with 4 players in partnerships where no seat may draw at will."""
+    return (rules.family == "crates" and rules.players == 4 and rules.partnerships
+            and not rules.knobs["draw_when_able"])
 
 
 def partnerships_short_deck_tables(seed: int, n_random: int) -> list:
@@ -265,8 +270,7 @@ def partnerships_short_deck_tables(seed: int, n_random: int) -> list:
     (a deck of 44 cards or fewer, where the stock runs dry and the pressure war decides
     hands): n_random such rule sets drawn from the whole knob space with the generator of
     `seed` (no preset is one: their decks are whole)."""
-    return _where_tables(lambda r: (r.family == "crates" and r.players == 4 and r.partnerships
-                                    and not r.knobs["draw_when_able"]
+    return _where_tables(lambda r: (_partners_without_draws_at_will(r)
                                     and r.deck_size <= SHORT_DECK and has_wild_card(r)),
                          seed, n_random)
 
