@@ -179,6 +179,11 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
               help="adept with --start: fit only this table kind's network (crates-individual, "
                    "crates-partnerships or eights-individual; repeat for more), the others "
                    "kept as --start has them [default: every kind the games reach].")
+@click.option("--opponents", default=None, metavar="SPEC",
+              help="adept: one side of each game (every other seat, alternating with the "
+                   "game: in partnerships team 1+3, then team 0+2) plays SPEC between the "
+                   "teacher's decisions, so the positions are those of games against it, "
+                   "e.g. --opponents expert [default: the mover plays every seat].")
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=None,
               help=f"adept: the fit's first step size [default: {LEARNING_RATE:g}].")
 @click.option("--hidden", default=None, type=click.IntRange(8, MAX_HIDDEN),
@@ -207,8 +212,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 @quiet_option()
 @click.pass_context
 def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, cap, l2, gap_weight,
-          epochs, members, table_set, start, refit, lr, hidden, lr_end, value_floor, eval_games, seed,
-          out, overwrite, workers, scheduler, quiet):
+          epochs, members, table_set, start, refit, opponents, lr, hidden, lr_end, value_floor,
+          eval_games, seed, out, overwrite, workers, scheduler, quiet):
     """Rebuild the apprentice's weights by expert iteration.
 
     Each round plays --games games in which the current apprentice moves (round 1:
@@ -276,9 +281,10 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
         return _train_adept(ctx, rules, teacher or ADEPT_TEACHER, both, rounds, games,
                             0.5 if ctx.get_parameter_source("sample").name == "DEFAULT" else sample,
                             epochs, seed, out, overwrite, workers, scheduler, quiet,
-                            members, lr_end, table_set, hidden, value_floor, start, lr, refit)
+                            members, lr_end, table_set, hidden, value_floor, start, lr, refit,
+                            opponents)
     for name in ("members", "lr_end", "table_set", "hidden", "value_floor", "start", "lr",
-                 "refit"):
+                 "refit", "opponents"):
         if ctx.get_parameter_source(name).name != "DEFAULT":
             flag = {"table_set": "tables"}.get(name, name).replace("_", "-")
             raise CratesError(f"--{flag} is for --player adept")
@@ -333,7 +339,7 @@ def _named_tables(ctx) -> bool:
 
 def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed, out, overwrite,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
-                 hidden=None, value_floor=None, start=None, lr=None, refit=()):
+                 hidden=None, value_floor=None, start=None, lr=None, refit=(), opponents=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
     from ..knob_space import (
         FOCUS_FROM,
@@ -412,7 +418,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                             if value_floor is None else value_floor, focus=focus,
                             focus_from=FOCUS_FROM if focus else None,
                             start=None if start is None else _start_file(start), lr=lr,
-                            refit=tuple(refit),
+                            refit=tuple(refit), opponents=opponents,
                             echo=lambda s: None if quiet else click.echo(s, err=True),
                             progress=not quiet and sys.stderr.isatty(), command=command)
     except KeyboardInterrupt:  # Ctrl-C, or a SIGTERM (crates_sim.cli.common)

@@ -22,7 +22,10 @@ A round:
    sees) are recorded, and the mover plays the teacher's best option. Elsewhere it plays
    the current player: round 1 the apprentice (or the `start` networks), later rounds
    adept with the previous round's networks (expert iteration: positions the student
-   reaches, labels the teacher's).
+   reaches, labels the teacher's). With `opponents` (`--opponents SPEC`) one side of
+   each game (`opponents_seats`, alternating with the game) plays SPEC there instead, so
+   the positions are those the student reaches against it; every seat's decisions are
+   still sampled for the teacher.
 2. **Fit** (`fit_net`): per table kind, the network's scores regress on the teacher's
    values centred per decision (each option's advantage over the decision's mean, in
    points: the teacher's margins, not only its argmax), by Adam in plain numpy, warm
@@ -98,6 +101,16 @@ class Block:
     start: int  # the block's first game
     games: int
     sample: float
+    #: a player for one side of each game (`opponents_seats`), between the teacher's
+    #: decisions; None: the mover plays every seat (self-play)
+    opponents: str | None = None
+
+
+def opponents_seats(players: int, game: int) -> list[int]:
+    """The seats `--opponents` plays in game `game`: every other seat, starting at seat 1
+    in even games and seat 0 in odd ones, so that the side alternates (in partnerships,
+    team 1+3, then team 0+2)."""
+    return [s for s in range(players) if (s + game) % 2 == 1]
 
 
 def _mover(weights):
@@ -129,9 +142,12 @@ def _play_block(block: Block) -> dict:
     from ..engine import engine_nb as nb
     from ..play.step import Table
     from ..strategies.adept import N_CONTEXT, N_OPTION, fill_rows, table_kind
-    from ..strategy import resolve
+    from ..strategy import addresses, resolve
 
     mover_id, mover_params, mover_addr = _mover(block.weights)
+    if block.opponents is not None:
+        (opp_id,), (opp_params,) = resolve([block.opponents])
+        opp_addr = int(addresses([block.opponents])[0])
     _t_ids, (t_row,) = resolve([block.teacher])
     name = block.teacher.split(":")[0]
     if name == "pimc":
@@ -144,6 +160,7 @@ def _play_block(block: Block) -> dict:
         kind = table_kind(rules)
         rng = np.random.default_rng([block.seed, g, 11])
         table = Table(rules, [None] * rules.players, block.seed, g)
+        theirs = set() if block.opponents is None else set(opponents_seats(rules.players, g))
         while not table.over:
             phase = table.pending_phase
             d = table.pending
@@ -164,7 +181,11 @@ def _play_block(block: Block) -> dict:
                 kinds.append(kind)
                 table.answer(d.options[int(np.argmax(means))])
                 continue
-            choice = int(nb.ask_strategy(table._G.copy(), mover_id, mover_params, mover_addr))
+            if d.seat in theirs:
+                choice = int(nb.ask_strategy(table._G.copy(), opp_id, opp_params, opp_addr))
+            else:
+                choice = int(nb.ask_strategy(table._G.copy(), mover_id, mover_params,
+                                             mover_addr))
             table.answer(d.options[choice])
     F = N_OPTION
     return {"ctx": np.asarray(ctx, dtype=np.float32).reshape(-1, N_CONTEXT),
@@ -403,7 +424,8 @@ def fit_net(data: Data, net=None, epochs=12, batch=2048, lr=LEARNING_RATE, l2=1e
 
 # ------------------------------------------------------------------ the rounds
 def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=None,
-              robust=False, focus=(), focus_from=None, start=None, lr=None, refit=()):
+              robust=False, focus=(), focus_from=None, start=None, lr=None, refit=(),
+              opponents=None):
     settings = {"rules": [t.to_dict() for t in tables], "players": [t.players for t in tables],
                 "partnerships": [bool(t.partnerships) for t in tables], "teacher": teacher,
                 "games": games, "sample": sample, "seed": seed, "epochs": epochs}
@@ -425,6 +447,8 @@ def _settings(tables, teacher, games, sample, seed, epochs, lr_end=None, hidden=
         settings["lr"] = lr
     if refit:
         settings["refit"] = sorted(refit)
+    if opponents is not None:
+        settings["opponents"] = opponents
     return settings
 
 
@@ -455,7 +479,7 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
                                                  kw.get("hidden"), kw.get("robust", False),
                                                  kw.get("focus", ()), kw.get("focus_from"),
                                                  kw.get("start"), kw.get("lr"),
-                                                 kw.get("refit", ()))}
+                                                 kw.get("refit", ()), kw.get("opponents"))}
     open_run(out, settings, overwrite, command, parts="member-*/**/*")
     t0 = time.perf_counter()
     runs = []
@@ -475,14 +499,17 @@ def train_members(tables, out, members, seed=0, overwrite=False, echo=print, com
 def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5, seed=0,
                 epochs=12, workers=None, scheduler=None, overwrite=False, echo=print,
                 progress=False, command="", lr_end=None, hidden=None, robust=False, focus=(),
-                focus_from=None, start=None, lr=None, refit=()) -> dict:
+                focus_from=None, start=None, lr=None, refit=(), opponents=None) -> dict:
     """Expert iteration into `out` (see the module doc). tables: the Rules games alternate
     between; focus: more Rules they alternate with from round focus_from on; start: a
     weights file to continue from (round 1's mover, and each fit's start; the table kinds
     the tables do not play are kept as they are in it); lr: the fit's first step size
     (default LEARNING_RATE); refit: the table kinds (adept.TABLES) to fit, the others kept
-    as `start` has them (default: every kind the games reach). Each kind's fit is seeded
-    on its own, so a kind comes out the same whether or not the others are fitted.
+    as `start` has them (default: every kind the games reach); opponents: a strategy spec
+    that plays one side of each game (`opponents_seats`) between the teacher's decisions,
+    so that the positions are those of games against it (default: self-play). Each kind's
+    fit is seeded on its own, so a kind comes out the same whether or not the others are
+    fitted.
     Returns {'nets', 'rounds': [per-round report], 'wall'}."""
     from ..data.progress import Progress
     from ..strategies import adept
@@ -513,10 +540,13 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
                           f"({', '.join(adept.TABLES)})")
     if refit and start is None:
         raise CratesError("--refit keeps the other kinds as --start has them: give --start")
+    if opponents is not None:
+        (opponents,) = parse_strategies([opponents], 1)
     workers = workers or available_cpus()
     out = Path(out)
     open_run(out, _settings(tables, teacher, games, sample, seed, epochs, lr_end, hidden,
-                            robust, focus, focus_from, start, lr, refit), overwrite, command)
+                            robust, focus, focus_from, start, lr, refit, opponents), overwrite,
+             command)
     t0 = time.perf_counter()
     reports = []
     weights_file = None if start is None else Path(start)
@@ -537,7 +567,8 @@ def train_adept(tables, out, teacher="expert", rounds=2, games=2000, sample=0.5,
         played = tables + (focus if focus and r >= focus_from else [])
         if todo and not wfile.exists():
             blocks = [Block(tuple(played), teacher, None if weights_file is None else str(weights_file),
-                            r_seed, s, min(BLOCK_GAMES, games - s), sample) for s in todo]
+                            r_seed, s, min(BLOCK_GAMES, games - s), sample, opponents)
+                      for s in todo]
             done = games - sum(b.games for b in blocks)
             echo(f"round {r}: playing {games - done:,} games on {len(played)} "
                  f"table{'s' if len(played) > 1 else ''} "
