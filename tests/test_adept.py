@@ -15,7 +15,15 @@ from crates_sim.cli.main import cli
 from crates_sim.engine.api import run_games
 from crates_sim.errors import CratesError
 from crates_sim.rules import PRESETS
-from crates_sim.runs.train_adept import Block, Data, choice_report, fit_net, play_block, scores
+from crates_sim.runs.train_adept import (
+    Block,
+    Data,
+    choice_report,
+    fit_net,
+    opponents_seats,
+    play_block,
+    scores,
+)
 from crates_sim.strategies import adept as A
 
 
@@ -273,6 +281,46 @@ def test_crates_train_adept_learns_resumes_and_reproduces(tmp_path):
     more = runner.invoke(cli, args(tmp_path / "a", rounds=2))
     assert more.exit_code == 0, more.output
     assert (tmp_path / "a" / "round-2" / "adept.json").is_file()
+
+
+def test_opponents_play_every_other_seat_alternating_with_the_game():
+    """--opponents: in partnerships team 1+3 in even games and team 0+2 in odd ones; with
+    an odd player count, every other seat from seat 1, then from seat 0."""
+    assert opponents_seats(4, 0) == [1, 3] and opponents_seats(4, 7) == [0, 2]
+    assert opponents_seats(3, 2) == [1] and opponents_seats(3, 1) == [0, 2]
+    assert opponents_seats(2, 0) == [1] and opponents_seats(2, 1) == [0]
+
+
+def test_opponents_change_the_positions_and_the_mover_as_opponent_changes_nothing():
+    """A block whose opponents are the mover itself (round 1's apprentice) records exactly
+    the self-play block's positions and values; a random opponent side records others."""
+    rules = Rules.preset("classic", 4)
+    args = ((rules,), "pimc:samples=4:depth=4", None, 5, 0, 2, 0.3)
+    own = play_block(Block(*args))
+    same = play_block(Block(*args, opponents="apprentice"))
+    for key in ("ctx", "rows", "decision", "value", "game"):
+        assert np.array_equal(own[key], same[key]), key
+    other = play_block(Block(*args, opponents="random"))
+    assert len(other["ctx"]) and (len(other["ctx"]) != len(own["ctx"])
+                                  or not np.array_equal(other["ctx"], own["ctx"]))
+
+
+def test_crates_train_adept_records_its_opponents(tmp_path):
+    """`crates train --player adept --opponents SPEC` plays and names SPEC in the run's
+    settings; a bad spec is a one-line error, and --opponents is adept's."""
+    runner = CliRunner()
+    res = runner.invoke(cli, ["train", "--player", "adept", "--games", "8", "--rounds", "1",
+                              "--epochs", "1", "--teacher", "pimc:samples=4:depth=4",
+                              "--opponents", "greedy", "--workers", "1", "-q",
+                              "--out", str(tmp_path / "o")])
+    assert res.exit_code == 0, res.output
+    settings = json.loads((tmp_path / "o" / "train.json").read_text())["settings"]
+    assert settings["opponents"] == "greedy"
+    wrong = runner.invoke(cli, ["train", "--player", "adept", "--opponents", "nosuch",
+                                "--out", str(tmp_path / "x")])
+    assert wrong.exit_code != 0 and "nosuch" in wrong.output, wrong.output
+    wrong = runner.invoke(cli, ["train", "--opponents", "greedy", "--out", str(tmp_path / "y")])
+    assert wrong.exit_code == 2 and "--opponents is for --player adept" in wrong.output
 
 
 def test_focus_tables_join_the_games_from_their_round(tmp_path):
