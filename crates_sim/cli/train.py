@@ -257,6 +257,10 @@ def train(ctx, rules, player, teacher, both, per_table, rounds, games, sample, c
           --refit crates-individual --hidden 128 --rounds 2 --games 9600 --epochs 6 \\
           --lr 0.001 --lr-end 0.0001 --seed 10901 --out train/adept-crates-wide
           (the shipped Crates individual network, widened to 128 units)
+      crates train --player adept --tables partnerships-short-deck --start adept:net=27 \\
+          --refit crates-partnerships --opponents expert --rounds 2 --games 8000 \\
+          --epochs 6 --lr 0.001 --lr-end 0.0001 --seed 12520 --out train/adept-partners-opp
+          (positions of games against expert: docs/strategies.md)
 
     With --player adept each round plays --games games in which the teacher (pimc or
     expert) values every option of a --sample of the card decisions from the mover's
