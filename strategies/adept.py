@@ -1219,7 +1219,7 @@ ADEPT_BUILTIN = Builtin(
     "draw bonus) +95 on classic's and +99 on a league partnership rule "
     "set; 0.5-1.3 us a turn over whole games on every preset (1.1 on "
     "classic with 4 in partnerships, its 128-unit specialist net=33) and "
-    "0.1-1.9 on the seventy rule sets drawn by seeds 12470 to 12540 (1.9 on "
+    "0.1-1.9 on the eighty rule sets drawn by seeds 12470 to 12550 (1.9 on "
     "very-crazy-eights with 4, draw_rule=one and 8 cards, where nearly every "
     "turn is a choice to score); "
     "where a seat may draw at will 0.2-1.4 with 3 players or more, where it "
