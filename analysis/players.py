@@ -166,6 +166,8 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
                   "adept,expert` (or adept:stock=4,expert) folders (after the positions against expert: "
+                  "the first eight rule sets knob_space.partnerships_short_deck_tables(12550, 8) "
+                  "draws, on seeds 66050-66057 with adept, 1,000 deals each; "
                   "the ten rule sets knob_space.random_tables(10, 12550) draws, on seeds "
                   "66010-66019 with adept, 1,000 deals each but 300 on its tables with draws at "
                   "will and 3 players or more, 05, 06 and 09, and 100 on its two-player one, 02; "
