@@ -114,12 +114,16 @@ def opponents_seats(players: int, game: int) -> list[int]:
 
 
 def _mover(weights):
-    """(ids, params, address) of the player that moves between the teacher's decisions."""
-    from ..strategy import addresses, resolve
-
+    """(id, params, address) of the player that moves between the teacher's decisions."""
     # adept without its draw bonus (draw=0): the positions a round reaches are those its
     # networks reach, as they were before the bonus, so a rebuild plays the same games
-    spec = "apprentice" if weights is None else "adept:draw=0"
+    return _player("apprentice" if weights is None else "adept:draw=0")
+
+
+def _player(spec):
+    """(id, params, address) of one seat played by `spec`, as `nb.ask_strategy` takes them."""
+    from ..strategy import addresses, resolve
+
     (sid,), (row,) = resolve([spec])  # the one seat's id and parameters
     return int(sid), row, int(addresses([spec])[0])
 
@@ -142,12 +146,11 @@ def _play_block(block: Block) -> dict:
     from ..engine import engine_nb as nb
     from ..play.step import Table
     from ..strategies.adept import N_CONTEXT, N_OPTION, fill_rows, table_kind
-    from ..strategy import addresses, resolve
+    from ..strategy import resolve
 
     mover_id, mover_params, mover_addr = _mover(block.weights)
     if block.opponents is not None:
-        (opp_id,), (opp_params,) = resolve([block.opponents])
-        opp_addr = int(addresses([block.opponents])[0])
+        opp_id, opp_params, opp_addr = _player(block.opponents)
     _t_ids, (t_row,) = resolve([block.teacher])
     name = block.teacher.split(":")[0]
     if name == "pimc":
