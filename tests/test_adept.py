@@ -1191,6 +1191,9 @@ def test_a_preset_route_checks_the_whole_array_and_a_where_route_its_named_slots
     ("league", 3, {"remove_ranks": "89"}, "DRY_SEARCH"),  # the 9s taken out, not unwild
     ("serbian", 4, {"nine_wild": False}, "PARTNERS_EIGHTS_SEARCH"),  # only the 8s wild
     ("league", 4, {"partnerships": True, "remove_ranks": "9"}, "PARTNERS_EIGHTS_SEARCH"),
+    # the same on short decks: fewer deals (PARTNERS_EIGHTS_SHORT_SEARCHES, by cards)
+    ("serbian", 4, {"nine_wild": False, "remove_ranks": "7Q"}, 44),
+    ("league", 4, {"partnerships": True, "remove_ranks": "69JQ"}, 36),
     ("classic", 4, {"remove_ranks": "8"}, "DRY_SEARCH"),  # partnerships, only the 9s wild
     ("classic", 4, {"draw_when_able": True}, "PARTNERS_AT_WILL_SEARCH"),  # the gated search
     ("serbian", 4, {"nine_wild": False, "draw_when_able": True}, "PARTNERS_AT_WILL_SEARCH"),
@@ -1203,8 +1206,10 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     """On SEARCH_ROUTES' tables the shipped adept plays adept:dry=D:samples=S:depth=T's
     games (its cheap search of the race to an empty stock: dry=3 where no card is wild
     and in partnerships where only the 9s are, dry=2 in partnerships where only the 8s
-    are, dry=4 with two players where only the 9s are), and with :margin=M where partners
-    may draw at will and with two players where a seat may and only the 8s are wild;
+    are, with fewer deals on a deck of 44 cards or fewer, dry=4 with two players where
+    only the 9s are), and with :margin=M where partners may draw at will, in
+    partnerships where only the 8s are, and with two players where a seat may draw at
+    will and only the 8s are wild;
     route=2 plays the networks alone there (adept's games before that search), as do
     other nets. Where partners may draw at will the shipped adept hoards instead
     (HOARD_STOCK) and makes no routed search: adept:hoard=0 makes it."""
@@ -1213,7 +1218,8 @@ def test_on_a_searched_routes_tables_adept_searches_the_dry_stock(
     assert hoarding == (players >= 3 and knobs.get("draw_when_able", False))
     assert (A.searched_route_of(rules) is None) == hoarding
     settings = A.searched_route_of(rules, hoard=0.0)
-    expected = getattr(A, route)
+    expected = (dict(A.PARTNERS_EIGHTS_SHORT_SEARCHES)[route] if isinstance(route, int)
+                else getattr(A, route))
     assert settings == expected
     unhoarded = ":hoard=0" if hoarding else ""
     shipped = _totals(rules, "adept" + unhoarded)

@@ -377,9 +377,9 @@ ADEPT_TABLES = (
     ("classic 4p partnerships, draw_when_able=true", Rules.preset("classic", 4, draw_when_able=True), 200),
     ("very-crazy-eights 5p, draw_rule=unlimited",
      Rules.preset("very-crazy-eights", 5, draw_rule="unlimited"), 500),
-    # the two drawn rule sets nearest the bound (docs/strategies.md, "The same scores for
-    # less"): a seat may draw instead of playing, so nearly every turn is scored; and a
-    # searched route's table
+    # the drawn rule sets nearest the bound (docs/strategies.md, "The same scores for
+    # less"): a seat may draw instead of playing, so nearly every turn is scored; and
+    # searched routes' tables
     ("drawn 12480 #03: very-crazy-eights 4p, draw one",
      Rules.from_spec("very-crazy-eights:draw_rule=one,hand_size=8,target_score=50,"
                      "first_dealer=random,remove_ranks=QK", 4), 300),
@@ -387,6 +387,12 @@ ADEPT_TABLES = (
      Rules.from_spec("league:partnerships=True,count_forced=False,seven_target=next,"
                      "nine_wild=False,last_card_penalty=next_turn,upcard_rule=serbian,"
                      "out_rule=after_effects,first_dealer=random,remove_ranks=9T", 4), 200),
+    # the short-deck partnership table that ran over the bound with 12 deals (2.11 us a
+    # turn alone; adept.PARTNERS_EIGHTS_SHORT_SEARCHES)
+    ("partnerships short-deck 12550 #03: serbian 4p, 8s wild, 44 cards",
+     Rules.from_spec("serbian:count_value=pips,count_forced=False,seven_target=across,"
+                     "nine_wild=False,jack_effect=classic,pressure_scope=seat,six_exempt=False,"
+                     "upcard_rule=as_played,spare_three=0,remove_ranks=7Q", 4), 200),
 )
 
 
