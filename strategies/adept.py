@@ -424,13 +424,14 @@ _EIGHTS_ONLY_DECKS = tuple({IN_DECK + 4 * R_8: 1, **nines} for nines in _NINES_N
 PARTNERS_EIGHTS_SEARCH = (2, 12, 6, 8)
 #: PARTNERS_EIGHTS_SEARCH's tables on a short deck, by its size: (cards in the deck,
 #: settings). The fewer the cards, the more often the stock runs dry and the search
-#: fires, so the fewer deals fit the bound: with 12 it cost 2.11 us a turn alone on a
-#: 44-card serbian table, and 1.9-2.6 on 40 and 36 cards (docs/strategies.md, "Fewer
-#: deals on short decks"). 8 deals were as strong against expert as 12 on four 44-card
-#: tables (the same deals: a mean of -21.3 against -21.7); fewer lost 4-6 points on 40
-#: and 36 cards, so each size takes the most deals that cost under 2 us there. A
-#: 4-player Crates deck holds 36 cards at the fewest (4 x 8 dealt and the upcard).
-PARTNERS_EIGHTS_SHORT_SEARCHES = ((44, (2, 8, 6, 8)), (40, (2, 8, 6, 8)), (36, (2, 6, 6, 8)))
+#: fires, so the fewer deals fit the bound: with 12, a turn cost 2.11 us alone over
+#: 1,000 games of a 44-card serbian table, 2.2 on 40 cards and more on 36
+#: (docs/strategies.md, "Fewer deals on short decks"). Each size takes the most deals
+#: that cost under 1.9 us there over 1,000 games. On four 44-card tables 8 deals were as
+#: strong against expert as 12 (the same deals: a mean of -21.3 against -21.7); on 40
+#: and 36 cards fewer deals lose some (6 instead of 12: -4.8 on two tables; 4: -4.6 on
+#: one). A 4-player Crates deck holds 36 cards at the fewest (4 x 8 dealt and the upcard).
+PARTNERS_EIGHTS_SHORT_SEARCHES = ((44, (2, 8, 6, 8)), (40, (2, 6, 6, 8)), (36, (2, 4, 6, 8)))
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
 #: DRY_SEARCH (docs/strategies.md, "The cheap search on partnership tables where only the
@@ -1218,8 +1219,8 @@ ADEPT_BUILTIN = Builtin(
     "where no card is wild and nobody may draw at will (Crates, 2 to 4 "
     "players) a cheap search of the dry stock as dry=3:samples=8:depth=6, "
     "and as dry=2:samples=12:depth=6:margin=8 on Crates partnership tables "
-    "where only the 8s are wild and nobody may draw at will (samples=8 on decks of 44 "
-    "and 40 cards, 6 on 36), and on Crates partnership "
+    "where only the 8s are wild and nobody may draw at will (samples=8, 6 and 4 on "
+    "decks of 44, 40 and 36 cards), and on Crates partnership "
     "tables where a seat may draw at will as dry=2:samples=4:depth=6:margin=8, "
     "only the network's close calls, where it does not hoard (hoard=0; "
     "route=2: the networks alone), "
