@@ -60,7 +60,7 @@ def test_bench_prints_its_table(monkeypatch):
     assert "adept, one core, every seat" in out
     assert "classic 5p, draw_when_able=true" in out and "0.05 µs/turn" in out
     assert "drawn 12480 #03: very-crazy-eights 4p, draw one" in out  # the bound's nearest
-    assert "partnerships short-deck 12550 #03" in out  # a short deck's searched route
+    assert "short-deck 12550 #03: serbian 4p partners" in out  # a short deck's searched route
 
 
 def test_win_model_fits_every_table_and_writes_what_ships(tmp_path, monkeypatch):
