@@ -425,12 +425,13 @@ PARTNERS_EIGHTS_SEARCH = (2, 12, 6, 8)
 #: PARTNERS_EIGHTS_SEARCH's tables on a short deck, by its size: (cards in the deck,
 #: settings). The fewer the cards, the more often the stock runs dry and the search
 #: fires, so the fewer deals fit the bound: with 12, a turn cost 2.11 us alone over
-#: 1,000 games of a 44-card serbian table, 2.2 on 40 cards and more on 36
+#: 1,000 games of a 44-card serbian table, and 2.2-2.6 over 200 games on 40 and 36 cards
 #: (docs/strategies.md, "Fewer deals on short decks"). Each size takes the most deals
-#: that cost under 1.9 us there over 1,000 games. On four 44-card tables 8 deals were as
-#: strong against expert as 12 (the same deals: a mean of -21.3 against -21.7), and -0.7
-#: head to head on 22 fresh ones; on 40 and 36 cards fewer deals lose more (6 instead of
-#: 12: -4.8 against expert on two tables; 4: -4.6 on one). A 4-player Crates deck holds 36 cards at the fewest (4 x 8 dealt and the upcard).
+#: whose cost over 1,000 games stayed under 1.9 us in every pass. On four 44-card tables
+#: 8 deals were as strong against expert as 12 (the same deals: a mean of -21.3 against
+#: -21.7), and -0.7 head to head on 22 fresh ones; on 40 and 36 cards fewer deals lose
+#: more (6 instead of 12: -4.8 against expert on two tables; 4: -4.6 on one). A
+#: 4-player Crates deck holds 36 cards at the fewest (4 x 8 dealt and the upcard).
 PARTNERS_EIGHTS_SHORT_SEARCHES = ((44, (2, 8, 6, 8)), (40, (2, 6, 6, 8)), (36, (2, 4, 6, 8)))
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
