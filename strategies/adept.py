@@ -466,11 +466,10 @@ SEARCH_ROUTES = (*(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_AB
                      **deck}, DRY_SEARCH)
                    for players in (2, 3, 4) for deck in _NO_WILD_DECKS),
                  *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
-                     K_DECK_N: cards, **deck}, settings)
-                   for cards, settings in PARTNERS_EIGHTS_SHORT_SEARCHES
-                   for deck in _EIGHTS_ONLY_DECKS),
-                 *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0,
-                     **deck}, PARTNERS_EIGHTS_SEARCH)
+                     **size, **deck}, settings)
+                   for size, settings in (*(({K_DECK_N: cards}, short)
+                                            for cards, short in PARTNERS_EIGHTS_SHORT_SEARCHES),
+                                          ({}, PARTNERS_EIGHTS_SEARCH))  # any other deck
                    for deck in _EIGHTS_ONLY_DECKS),
                  ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 4, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1},
                   PARTNERS_AT_WILL_SEARCH),
