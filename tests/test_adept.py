@@ -1598,3 +1598,31 @@ def test_the_hoard_changes_games_only_with_three_players_or_more_at_will():
     classic = Rules.preset("classic", 4)
     assert A.hoard_stock_of(classic) == 0.0 and A.hoard_stock_of(classic, hoard=5.0) == 0.0
     assert games(classic, "adept") == games(classic, "adept:hoard=0")
+
+
+def test_partners_hoard_to_the_last_card_where_no_five_hits_every_seat():
+    """In partnerships at will where no card makes every other seat draw (the 5s removed)
+    the shipped adept hoards from HOARD_STOCK_PARTNERS_NO_FIVE (1): its games are
+    hoard=1's and not hoard=4's; with the 5s in the deck, or in individual play without
+    them, it hoards from HOARD_STOCK as before."""
+    def games(rules, spec):
+        g = run_games(rules, [spec] * rules.players, 7, 0, 2, detail="games").games
+        return g["total"].tolist() + g["pressures"].tolist()
+
+    no_five = Rules.preset("league", 4, partnerships=True, draw_when_able=True,
+                           remove_ranks="5K",
+                           max_turns_per_hand=2000)
+    assert no_five.partnerships and not A.every_seat_draws(A._rules_view(no_five))
+    assert A.hoard_stock_of(no_five) == A.HOARD_STOCK_PARTNERS_NO_FIVE == 1
+    assert A.hoard_stock_of(no_five, hoard=4.0) == 4.0
+    assert A.hoard_stock_of(no_five, draw=0.0) == 0.0
+    shipped = games(no_five, "adept")
+    assert shipped == games(no_five, "adept:hoard=1")
+    assert shipped != games(no_five, "adept:hoard=4")
+    with_five = Rules.preset("league", 4, partnerships=True, draw_when_able=True,
+                             remove_ranks="K")
+    assert A.every_seat_draws(A._rules_view(with_five))
+    assert A.hoard_stock_of(with_five) == A.HOARD_STOCK
+    alone = Rules.preset("league", 4, partnerships=False, draw_when_able=True,
+                         remove_ranks="5K")
+    assert A.hoard_stock_of(alone) == A.HOARD_STOCK
