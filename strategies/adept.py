@@ -1512,9 +1512,10 @@ HOARD_NEAR = 2
 #: There, drawing the stock down to its last card, then fighting the pressure war
 #: (`war_choice`: a card that hits an opponent and not the partner), beat hoarding from 4
 #: by a mean of +19.6 points of win rate head to head on 16 such rule sets, none below
-#: -0.2 (from 2: +12.0), and cost less: 2.1 -> 1.4 us a turn on seed 12570's table 09. Where
-#: a 5 makes every seat draw, the partner too, it lost 29.8 to 44.7 points on seven such
-#: tables, and in individual play it lost on most of 52 tables with draws at will
+#: -0.2 (from 2: +12.0), and cost less: 2.15 -> 1.50 us a turn over 1,000 games of seed
+#: 12570's table 09. Where a 5 makes every seat draw, the partner too, it lost 15.6 to 49.0
+#: points on 12 fresh such tables (mean -33.4), and in individual play it lost on most of
+#: 52 tables with draws at will
 #: (docs/strategies.md, "Hoarding to the last card where no 5 hits every seat")
 HOARD_STOCK_PARTNERS_NO_FIVE = 1
 
