@@ -27,6 +27,7 @@ from crates_sim.knob_space import (
     training_tables,
     two_player_at_will_tables,
     two_player_no_wild_at_will_tables,
+    two_player_short_deck_tables,
     two_player_tables,
 )
 from crates_sim.rules import KNOBS, PRESETS, Rules
@@ -343,6 +344,18 @@ def test_partnerships_short_deck_tables_are_short_wild_partnership_decks_without
     tables = partnerships_short_deck_tables(11, 4)
     assert len(tables) == 4
     drawn = [t for t in random_tables(20000, 11) if t.family == "crates" and t.partnerships
+             and not t.knobs["draw_when_able"] and t.deck_size <= 44 and has_wild_card(t)]
+    assert tables == drawn[:4]
+    assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)
+
+
+def test_two_player_short_deck_tables_are_short_wild_two_player_decks_without_draws_at_will():
+    """--tables two-player-short-deck: two-player Crates rule sets without draws at will,
+    with a wild card, on 44 cards or fewer, in the order random_tables draws them (the
+    others skipped; no preset is one)."""
+    tables = two_player_short_deck_tables(11, 4)
+    assert len(tables) == 4
+    drawn = [t for t in random_tables(20000, 11) if t.family == "crates" and t.players == 2
              and not t.knobs["draw_when_able"] and t.deck_size <= 44 and has_wild_card(t)]
     assert tables == drawn[:4]
     assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)
