@@ -517,6 +517,7 @@ def validation(spec: str, rules) -> str:
             THREE_PLAYER_SET,
             TWO_PLAYER_EIGHTS_SET,
             TWO_PLAYER_SET,
+            TWO_PLAYER_SHORT_SET,
             route_of,
             searched_route_of,
             searched_spec,
@@ -541,6 +542,12 @@ def validation(spec: str, rules) -> str:
                                 "two-player Crates tables (adept:net=23), stronger there than "
                                 "the networks trained across tables, head to head "
                                 "(docs/strategies.md, Wider networks across tables)",
+                TWO_PLAYER_SHORT_SET: "on two-player Crates rule sets of 44 cards with a wild "
+                                      "card and no draws at will it plays the two-player "
+                                      "network refitted on such tables (adept:net=34), "
+                                      "stronger there than adept:net=23's, head to head "
+                                      "(docs/strategies.md, A network for two-player short "
+                                      "decks)",
                 TWO_PLAYER_EIGHTS_SET: "on two-player Crazy Eights rule sets it plays a network "
                                        "refitted on two-player Crazy Eights tables (adept:net=24), "
                                        "stronger there than the networks trained across tables, "

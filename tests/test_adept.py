@@ -946,18 +946,30 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("classic", 2, remove_ranks="89", draw_when_able=True), 31),
         (Rules.preset("serbian", 2, remove_ranks="8", nine_wild=False, draw_when_able=True), 31),
         (Rules.preset("classic", 3, remove_ranks="89", draw_when_able=True), 30),
-        (Rules.preset("classic", 2, remove_ranks="89"), 23)))])  # not at will
+        (Rules.preset("classic", 2, remove_ranks="89"), 23))),  # not at will
+    # set 34 (adept-two-player-short.json): set 23 with its Crates individual network refitted
+    # two rounds on two-player Crates tables of 44 cards with a wild card and no draws at
+    # will (`--tables two-player-short-deck --start adept:net=23`, seed 12601); on them alone
+    (34, 23, ("crates-individual",), (
+        (Rules.preset("league", 2, remove_ranks="QK"), 34),  # 8s and 9s wild
+        (Rules.preset("classic", 2, nine_wild=False, remove_ranks="QK"), 34),  # the 8s alone
+        (Rules.preset("serbian", 2, remove_ranks="8Q"), 34),  # the 9s alone
+        (Rules.preset("classic", 2, nine_wild=False, remove_ranks="8Q"), 23),  # no wild card
+        (Rules.preset("classic", 2, remove_ranks="QK", draw_when_able=True), 23),  # at will
+        (Rules.preset("serbian", 2, remove_ranks="K"), 23),  # 48 cards
+        (Rules.preset("league", 2, nine_wild=False, remove_ranks="JQK"), 23)))])  # 40 cards
 def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
-    """Sets 26 to 31 are a shipped set with one or two networks refitted (`crates train
-    --player adept --tables three-player|partnerships-no-at-will|no-wild|eights-unlimited|
-    no-wild-at-will --start adept:net=K`): the other kinds' networks are the start's weight for weight, and
+    """Sets 26 to 31 and 34 are a shipped set with one or two networks refitted (`crates
+    train --player adept --tables three-player|partnerships-no-at-will|no-wild|
+    eights-unlimited|no-wild-at-will|two-player-short-deck --start adept:net=K`): the other kinds' networks are the start's weight for weight, and
     the shipped set plays the set on the tables its WHERE_ROUTES entries name."""
     assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET,
             A.EIGHTS_UNLIMITED_SET, A.NO_WILD_AT_WILL_SET,
-            A.NO_WILD_AT_WILL_2P_SET) == (26, 27, 28, 29, 30, 31)
+            A.NO_WILD_AT_WILL_2P_SET, A.TWO_PLAYER_SHORT_SET) == (26, 27, 28, 29, 30, 31, 34)
     started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
-    for kind in {"crates-individual", "crates-partnerships", "eights-individual"} - set(refit):
+    assert set(refitted) == set(started)  # set 23 (set 34's start) has a Crates individual one alone
+    for kind in set(started) - set(refit):
         assert all(np.array_equal(started[kind][k], refitted[kind][k]) for k in started[kind]), kind
     for kind in refit:
         assert not np.array_equal(started[kind]["w_opt"], refitted[kind]["w_opt"]), kind
