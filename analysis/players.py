@@ -542,9 +542,9 @@ def validation(spec: str, rules) -> str:
                                 "two-player Crates tables (adept:net=23), stronger there than "
                                 "the networks trained across tables, head to head "
                                 "(docs/strategies.md, Wider networks across tables)",
-                TWO_PLAYER_SHORT_SET: "on two-player Crates rule sets of 44 cards with a wild "
-                                      "card and no draws at will it plays the two-player "
-                                      "network refitted on such tables (adept:net=34), "
+                TWO_PLAYER_SHORT_SET: "on two-player Crates rule sets with a wild card and no "
+                                      "draws at will it plays the two-player network "
+                                      "refitted on such tables of 44 cards (adept:net=34), "
                                       "stronger there than adept:net=23's, head to head "
                                       "(docs/strategies.md, A network for two-player short "
                                       "decks)",

@@ -370,10 +370,11 @@ NO_WILD_AT_WILL_SET = NET_FILES.index("adept-no-wild-at-will.json")
 #: the same with 2 players: set 30 after one round more (with 3 or 4 players that round
 #: won on some such tables and lost on others, head to head)
 NO_WILD_AT_WILL_2P_SET = NET_FILES.index("adept-no-wild-at-will-2.json")
-#: the set that plays two-player Crates rule sets without draws at will on a deck of 44
-#: cards with a wild card: set 23 with its Crates individual network refitted two rounds on
-#: such tables (docs/strategies.md, "A network for two-player short decks": +3.3 head to
-#: head on 16 fresh such tables, where set 23 was 4.9 points below expert on average)
+#: the set that plays two-player Crates rule sets with a wild card and no draws at will:
+#: set 23 with its Crates individual network refitted two rounds on such tables of 44
+#: cards (docs/strategies.md, "A network for two-player short decks": head to head against
+#: set 23, +3.3 on 16 fresh such tables of 44 cards, where set 23 was 4.9 points below
+#: expert on average, and +2.9 and +3.3 on 16 of 48 and 16 of 52 cards)
 TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
@@ -381,12 +382,12 @@ TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
 #: 9s are wild": dry=3 gained most there, within the bound)
 _NINES_ONLY_DECK = {IN_DECK + 4 * R_8: 0, EFFECT + 4 * R_9: E_WILD9, IN_DECK + 4 * R_9: 1}
 #: the two ways a Crates deck holds a wild card: the 8s in the deck (the 9s wild or not),
-#: or the 9s alone (_NINES_ONLY_DECK); a two-player table with 44 cards and no draws at
-#: will, either way, plays TWO_PLAYER_SHORT_SET (the random draws take out two ranks at
-#: most, so the shorter decks a user may ask for were neither trained on nor measured)
-_TWO_PLAYER_SHORT = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0,
-                           K_DECK_N: 44, **deck}
-                          for deck in ({IN_DECK + 4 * R_8: 1}, _NINES_ONLY_DECK))
+#: or the 9s alone (_NINES_ONLY_DECK); a two-player table without draws at will, either
+#: way, plays TWO_PLAYER_SHORT_SET (but the presets, whose specialists come first in
+#: ROUTES; the decks shorter than 44 cards that a user may ask for were neither trained on
+#: nor measured: the random draws take out two ranks at most)
+_TWO_PLAYER_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0, **deck}
+                         for deck in ({IN_DECK + 4 * R_8: 1}, _NINES_ONLY_DECK))
 #: the two ways a Crates deck holds no wild card: the 8s removed (their first card's IN_DECK
 #: slot), and the 9s not wild (E_NONE) or removed; a route names slot values, so each way
 #: (and each player count) is a route of its own. _NO_WILD: such a table with 3 or 4
@@ -406,7 +407,7 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's
-#: (TWO_PLAYER_SHORT_SET's on a deck of 44 cards with a wild card and no draws at will),
+#: (TWO_PLAYER_SHORT_SET's where a card is wild and no seat may draw at will),
 #: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, other Crazy Eights tables with
 #: draw_rule=unlimited EIGHTS_UNLIMITED_SET's, three-player Crates tables
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
@@ -416,7 +417,7 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: NO_WILD_AT_WILL_SET's, and with 2 NO_WILD_AT_WILL_2P_SET's.
 WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
-                *((slots_held, TWO_PLAYER_SHORT_SET) for slots_held in _TWO_PLAYER_SHORT),
+                *((slots_held, TWO_PLAYER_SHORT_SET) for slots_held in _TWO_PLAYER_WILD),
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_DRAW_RULE: DRAW_UNLIMITED}, EIGHTS_UNLIMITED_SET),
@@ -1226,7 +1227,8 @@ ADEPT_BUILTIN = Builtin(
     "to the networks before them; where Crates partners may draw at will a "
     "partnership network refitted on Crates partnership tables, net=13; on "
     "two-player Crates rule sets a network refitted on them, net=23 (net=34, "
-    "refitted again on those of 44 cards without draws at will, there), on "
+    "refitted again on those of 44 cards without draws at will, where a card "
+    "is wild and nobody draws at will), on "
     "two-player Crazy Eights rule sets, net=24, and on Crazy Eights rule sets "
     "with 3 players or more and unlimited draws, net=29; net=26, 27 and 28 "
     "on three-player, partnership and wild-card-free Crates rule sets without "
@@ -1337,8 +1339,8 @@ ADEPT_BUILTIN = Builtin(
                                    "networks (net=12), from before the rounds on one "
                                    "family's drawn rule sets, and on Crates partnership "
                                    "tables with draws at will net=13's, on two-player "
-                                   "Crates rule sets net=23's (net=34's on 44 cards "
-                                   "with a wild card and no draws at will), on "
+                                   "Crates rule sets net=23's (net=34's where a card "
+                                   "is wild and nobody draws at will), on "
                                    "two-player Crazy "
                                    "Eights rule sets net=24's, on three-player Crates "
                                    "rule sets without draws at will net=26's, on Crates "

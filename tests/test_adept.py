@@ -949,15 +949,17 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("classic", 2, remove_ranks="89"), 23))),  # not at will
     # set 34 (adept-two-player-short.json): set 23 with its Crates individual network refitted
     # two rounds on two-player Crates tables of 44 cards with a wild card and no draws at
-    # will (`--tables two-player-short-deck --start adept:net=23`, seed 12601); on them alone
+    # will (`--tables two-player-short-deck --start adept:net=23`, seed 12601); on every
+    # two-player Crates table with a wild card and no draws at will but the presets
     (34, 23, ("crates-individual",), (
         (Rules.preset("league", 2, remove_ranks="QK"), 34),  # 8s and 9s wild
         (Rules.preset("classic", 2, nine_wild=False, remove_ranks="QK"), 34),  # the 8s alone
         (Rules.preset("serbian", 2, remove_ranks="8Q"), 34),  # the 9s alone
         (Rules.preset("classic", 2, nine_wild=False, remove_ranks="8Q"), 23),  # no wild card
         (Rules.preset("classic", 2, remove_ranks="QK", draw_when_able=True), 23),  # at will
-        (Rules.preset("serbian", 2, remove_ranks="K"), 23),  # 48 cards
-        (Rules.preset("league", 2, nine_wild=False, remove_ranks="JQK"), 23)))])  # 40 cards
+        (Rules.preset("serbian", 2, remove_ranks="K"), 34),  # 48 cards
+        (Rules.preset("league", 2, spare_three=10), 34),  # 52 cards
+        (Rules.preset("league", 2), 14)))])  # the preset: its specialist
 def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
     """Sets 26 to 31 and 34 are a shipped set with one or two networks refitted (`crates
