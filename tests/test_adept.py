@@ -1137,7 +1137,7 @@ def _totals(rules, spec, games=3):
     ("classic", 4, {"partnerships": False, "draw_when_able": True}, None),
     ("league", 3, {"draw_when_able": True, "count_forced": False}, None),
     # two-player Crates rule sets without a specialist: the two-player round's network
-    ("classic", 2, {"spare_three": 5}, 23),
+    ("classic", 2, {"spare_three": 5}, 34),  # a wild card, no draws at will: set 34
     ("serbian", 2, {"draw_when_able": True}, 23),
     ("league", 2, {"first_dealer": "random"}, 14),  # who deals: the preset's specialist
     ("league", 3, {"spare_three": 5}, 26),

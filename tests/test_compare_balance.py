@@ -451,8 +451,9 @@ def test_adept_is_held_to_its_own_networks_where_it_searches_one_rule_set_and_no
     from crates_sim.strategies.adept import route_of
 
     # two two-player Crates rule sets that play the same networks (set 23), one searched
+    # (no wild card), the other not (draws at will, the 8s and 9s wild)
     searched = Rules.preset("classic", 2, nine_wild=False, remove_ranks="8")
-    not_searched = Rules.preset("classic", 2, spare_three=5)
+    not_searched = Rules.preset("classic", 2, spare_three=5, draw_when_able=True)
     assert route_of(searched) == route_of(not_searched)
     assert held_across("adept", [searched, not_searched]) == "adept:route=0"
     assert held_across("adept", [searched, searched]) == "adept"
