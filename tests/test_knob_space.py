@@ -3,6 +3,8 @@ player count, and rule sets drawn from the whole knob space, the same for the sa
 
 from collections import defaultdict
 
+import pytest
+
 from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
     FAMILY_PRESET_REPEATS,
@@ -23,6 +25,7 @@ from crates_sim.knob_space import (
     partnerships_short_deck_tables,
     random_tables,
     spec,
+    three_player_short_deck_tables,
     three_player_tables,
     training_tables,
     two_player_at_will_tables,
@@ -349,13 +352,17 @@ def test_partnerships_short_deck_tables_are_short_wild_partnership_decks_without
     assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)
 
 
-def test_two_player_short_deck_tables_are_short_wild_two_player_decks_without_draws_at_will():
-    """--tables two-player-short-deck: two-player Crates rule sets without draws at will,
-    with a wild card, on 44 cards or fewer, in the order random_tables draws them (the
-    others skipped; no preset is one)."""
-    tables = two_player_short_deck_tables(11, 4)
+@pytest.mark.parametrize("players, drawn_tables", [(2, two_player_short_deck_tables),
+                                                    (3, three_player_short_deck_tables)])
+def test_short_deck_tables_are_short_wild_individual_decks_without_draws_at_will(
+        players, drawn_tables):
+    """--tables two-player-short-deck and three-player-short-deck: Crates rule sets with 2
+    (3) players, without draws at will, with a wild card, on 44 cards or fewer, in the order
+    random_tables draws them (the others skipped; no preset is one)."""
+    tables = drawn_tables(11, 4)
     assert len(tables) == 4
-    drawn = [t for t in random_tables(20000, 11) if t.family == "crates" and t.players == 2
-             and not t.knobs["draw_when_able"] and t.deck_size <= 44 and has_wild_card(t)]
+    drawn = [t for t in random_tables(20000, 11) if t.family == "crates"
+             and t.players == players and not t.knobs["draw_when_able"]
+             and t.deck_size <= 44 and has_wild_card(t)]
     assert tables == drawn[:4]
     assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)

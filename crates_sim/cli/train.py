@@ -72,6 +72,9 @@ SHORT_DECK_PARTNERSHIP_RANDOM_TABLES = 40
 #: will, with a wild card, on a deck of 44 cards or fewer, drawn with --seed
 #: (knob_space.two_player_short_deck_tables; no preset is one)
 SHORT_DECK_TWO_PLAYER_RANDOM_TABLES = 40
+#: `--tables three-player-short-deck`: the same with 3 players
+#: (knob_space.three_player_short_deck_tables)
+SHORT_DECK_THREE_PLAYER_RANDOM_TABLES = 40
 #: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
 #: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
 NO_WILD_RANDOM_TABLES = 40
@@ -132,7 +135,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "two-player-no-wild-at-will",
                                          "partnerships-at-will",
                                          "partnerships-short-deck",
-                                         "two-player-short-deck"]),
+                                         "two-player-short-deck",
+                                         "three-player-short-deck"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -175,7 +179,9 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    f"{SHORT_DECK_PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets "
                    "without draws at will, with a wild card, on a deck of 44 cards or fewer "
                    "(two ranks out), drawn with --seed; two-player-short-deck: "
-                   f"{SHORT_DECK_TWO_PLAYER_RANDOM_TABLES} such two-player Crates rule sets.")
+                   f"{SHORT_DECK_TWO_PLAYER_RANDOM_TABLES} such two-player Crates rule sets; "
+                   f"three-player-short-deck: {SHORT_DECK_THREE_PLAYER_RANDOM_TABLES} such "
+                   "three-player ones.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -365,6 +371,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         partnerships_at_will_tables,
         partnerships_no_at_will_tables,
         partnerships_short_deck_tables,
+        three_player_short_deck_tables,
         three_player_tables,
         training_tables,
         two_player_at_will_tables,
@@ -403,7 +410,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "partnerships-short-deck": lambda: partnerships_short_deck_tables(
                  seed, SHORT_DECK_PARTNERSHIP_RANDOM_TABLES),
              "two-player-short-deck": lambda: two_player_short_deck_tables(
-                 seed, SHORT_DECK_TWO_PLAYER_RANDOM_TABLES)}
+                 seed, SHORT_DECK_TWO_PLAYER_RANDOM_TABLES),
+             "three-player-short-deck": lambda: three_player_short_deck_tables(
+                 seed, SHORT_DECK_THREE_PLAYER_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
