@@ -173,9 +173,17 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "(TWO_PLAYER_SHORT_SET; its rows where it searched, only the 9s wild, and those "
                   "of its searches there were dropped; where it searched, adept:route=2's rows, "
                   "the networks alone, were set 23's and are adept:net=23's now), "
+                  "or adept:net=26, adept's three-player network before set 35 on three-player "
+                  "Crates tables of 44 or 48 cards with a wild card and no draws at will "
+                  "(THREE_PLAYER_SHORT_SET; the rows of searched specs there were dropped), "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (after set 34, TWO_PLAYER_SHORT_SET: "
+                  "adept,expert` (or adept:stock=4,expert) folders (after set 35, THREE_PLAYER_SHORT_SET: "
+                  "the 23 rows of three-player Crates rule sets of 44 or 48 cards with a wild card "
+                  "and no draws at will again with adept:net=35, which plays adept's games there, "
+                  "on their own seeds, 1,000 deals each; seed 12610's ten rule sets, "
+                  "knob_space.random_tables(10, 12610), on seeds 66560-66569 with adept, 1,000 "
+                  "deals each but 300 on 07 (draws at will); after set 34, TWO_PLAYER_SHORT_SET: "
                   "the 38 rows of two-player Crates rule sets with a wild card and no draws at will "
                   "that adept now plays with set 34 again with adept, on their own seeds, 1,000 "
                   "deals each; seed 12600's ten rule sets, knob_space.random_tables(10, 12600), on "
@@ -526,6 +534,7 @@ def validation(spec: str, rules) -> str:
             PARTNERS_SET,
             PRESETS_SET,
             THREE_PLAYER_SET,
+            THREE_PLAYER_SHORT_SET,
             TWO_PLAYER_EIGHTS_SET,
             TWO_PLAYER_SET,
             TWO_PLAYER_SHORT_SET,
@@ -568,6 +577,12 @@ def validation(spec: str, rules) -> str:
                                   "stronger there than the networks trained across tables, "
                                   "head to head (docs/strategies.md, Three players without "
                                   "draws at will)",
+                THREE_PLAYER_SHORT_SET: "on three-player Crates rule sets of 44 or 48 cards "
+                                        "with a wild card and no draws at will it plays the three-player network "
+                                        "refitted on such tables of 44 cards "
+                                        "(adept:net=35), stronger there than adept:net=26's, "
+                                        "head to head (docs/strategies.md, A network for "
+                                        "three-player short decks)",
                 PARTNERS_FIXED_SET: "on Crates partnership rule sets without draws at will it "
                                     "plays the partnership network refitted on such tables "
                                     "(adept:net=27), on average stronger than round 4's there, "

@@ -278,7 +278,12 @@ N_TABLES = len(TABLES)
 #: which the shipped set plays there (ROUTES); 33: set 11 widened to 128 units and refitted
 #: one round on classic with 4 players in partnerships (`--preset classic --players 4
 #: --partnerships --start adept:net=11 --hidden 128`), which the shipped set plays there
-#: (ROUTES). A file names
+#: (ROUTES); 34: set 23 with its Crates individual network refitted two rounds on
+#: two-player Crates tables of 44 cards with a wild card and no draws at will (`--tables
+#: two-player-short-deck --start adept:net=23`); 35: set 26 the same way on three-player
+#: ones (`--tables three-player-short-deck --start adept:net=26`); the shipped set plays
+#: set 34 on every such two-player table with a wild card but the presets, set 35 on such
+#: three-player tables of 44 and 48 cards (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -293,7 +298,8 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-three-player.json", "adept-partners-fixed.json", "adept-no-wild.json",
              "adept-eights-unlimited.json", "adept-no-wild-at-will.json",
              "adept-no-wild-at-will-2.json", "adept-classic-5p-2.json",
-             "adept-classic-4p-wide.json", "adept-two-player-short.json")
+             "adept-classic-4p-wide.json", "adept-two-player-short.json",
+             "adept-three-player-short.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -376,6 +382,12 @@ NO_WILD_AT_WILL_2P_SET = NET_FILES.index("adept-no-wild-at-will-2.json")
 #: set 23, +3.3 on 16 fresh such tables of 44 cards, where set 23 was 4.9 points below
 #: expert on average, and +2.9 and +3.3 on 16 of 48 and 16 of 52 cards)
 TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
+#: the same with three players: set 26 with its Crates individual network refitted two
+#: rounds on three-player Crates tables of 44 cards with a wild card and no draws at will
+#: (docs/strategies.md, "A network for three-player short decks": head to head against set
+#: 26, +1.8 on 16 fresh such tables of 44 cards and +2.3 on 16 of 48; on 16 of 52 it was
+#: level, so it is not routed there)
+THREE_PLAYER_SHORT_SET = NET_FILES.index("adept-three-player-short.json")
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
 #: DRY_SEARCH (docs/strategies.md, "The cheap search on partnership tables where only the
@@ -383,11 +395,17 @@ TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
 _NINES_ONLY_DECK = {IN_DECK + 4 * R_8: 0, EFFECT + 4 * R_9: E_WILD9, IN_DECK + 4 * R_9: 1}
 #: the two ways a Crates deck holds a wild card: the 8s in the deck (the 9s wild or not),
 #: or the 9s alone (_NINES_ONLY_DECK); a two-player table without draws at will, either
-#: way, plays TWO_PLAYER_SHORT_SET (but the presets, whose specialists come first in
-#: ROUTES; the decks shorter than 44 cards that a user may ask for were neither trained on
-#: nor measured: the random draws take out two ranks at most)
-_TWO_PLAYER_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0, **deck}
-                         for deck in ({IN_DECK + 4 * R_8: 1}, _NINES_ONLY_DECK))
+#: way, plays TWO_PLAYER_SHORT_SET with 2 players, every deck (but the presets, whose
+#: specialists come first in ROUTES; the decks shorter than 44 cards that a user may ask
+#: for were neither trained on nor measured: the random draws take out two ranks at most),
+#: and THREE_PLAYER_SHORT_SET with 3 players on decks of 44 and 48 cards (on 16 fresh
+#: 52-card tables it was level with set 26 head to head, so those keep set 26's games)
+_WILD_DECKS = ({IN_DECK + 4 * R_8: 1}, _NINES_ONLY_DECK)
+_WILD_NO_AT_WILL = (
+    *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2, K_DRAW_WHEN_ABLE: 0, **deck},
+       TWO_PLAYER_SHORT_SET) for deck in _WILD_DECKS),
+    *(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0, K_DECK_N: cards, **deck},
+       THREE_PLAYER_SHORT_SET) for cards in (44, 48) for deck in _WILD_DECKS))
 #: the two ways a Crates deck holds no wild card: the 8s removed (their first card's IN_DECK
 #: slot), and the 9s not wild (E_NONE) or removed; a route names slot values, so each way
 #: (and each player count) is a route of its own. _NO_WILD: such a table with 3 or 4
@@ -407,7 +425,8 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's
-#: (TWO_PLAYER_SHORT_SET's where a card is wild and no seat may draw at will),
+#: (TWO_PLAYER_SHORT_SET's where a card is wild and no seat may draw at will, and with
+#: 3 players and 44 or 48 cards THREE_PLAYER_SHORT_SET's),
 #: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, other Crazy Eights tables with
 #: draw_rule=unlimited EIGHTS_UNLIMITED_SET's, three-player Crates tables
 #: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
@@ -417,7 +436,7 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: NO_WILD_AT_WILL_SET's, and with 2 NO_WILD_AT_WILL_2P_SET's.
 WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 1}, PARTNERS_SET),
-                *((slots_held, TWO_PLAYER_SHORT_SET) for slots_held in _TWO_PLAYER_WILD),
+                *_WILD_NO_AT_WILL,
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_DRAW_RULE: DRAW_UNLIMITED}, EIGHTS_UNLIMITED_SET),
@@ -1232,7 +1251,8 @@ ADEPT_BUILTIN = Builtin(
     "two-player Crazy Eights rule sets, net=24, and on Crazy Eights rule sets "
     "with 3 players or more and unlimited draws, net=29; net=26, 27 and 28 "
     "on three-player, partnership and wild-card-free Crates rule sets without "
-    "draws at will; and net=30 and 31 on wild-card-free Crates rule sets in "
+    "draws at will (net=35 on three-player ones of 44 or 48 cards where a card "
+    "is wild, refitted on those of 44 cards); and net=30 and 31 on wild-card-free Crates rule sets in "
     "individual play with 3 or 4 and with 2 players and draws at will), "
     "where no card is wild and nobody may draw at will (Crates, 2 to 4 "
     "players) a cheap search of the dry stock as dry=3:samples=8:depth=6, "
@@ -1326,7 +1346,9 @@ ADEPT_BUILTIN = Builtin(
                                  "after two rounds more on classic with 5, 33 net=11 "
                                  "widened to 128 units and refitted on its table, "
                                  "34 net=23's refitted on two-player Crates tables "
-                                 "of 44 cards with a wild card and no draws at will",
+                                 "of 44 cards with a wild card and no draws at will, "
+                                 "35 net=26's refitted the same way on three-player "
+                                 "ones",
                   whole=True),
      "route": Param(1.0, 0.0, 2.0, "1: with net=0, play networks trained on one table "
                                    "alone where they are stronger: issue 30's (net=3) "
@@ -1345,7 +1367,9 @@ ADEPT_BUILTIN = Builtin(
                                    "is wild and nobody draws at will), on "
                                    "two-player Crazy "
                                    "Eights rule sets net=24's, on three-player Crates "
-                                   "rule sets without draws at will net=26's, on Crates "
+                                   "rule sets without draws at will net=26's (net=35's "
+                                   "where a card is wild and the deck holds 44 or 48 "
+                                   "cards), on Crates "
                                    "partnership rule sets without draws at will "
                                    "net=27's, on Crates rule sets with 3 or 4 "
                                    "players, no wild card and no draws at will "

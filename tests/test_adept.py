@@ -912,7 +912,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("serbian", 4, remove_ranks="89"), 28),
         (Rules.preset("league", 4, partnerships=False, remove_ranks="8", nine_wild=False), 28),
         (Rules.preset("classic", 5, remove_ranks="8", nine_wild=False), None),  # five: set 0
-        (Rules.preset("classic", 3, remove_ranks="8"), 26),  # the 9s are wild
+        (Rules.preset("classic", 3, remove_ranks="8"), 35),  # the 9s wild: 48 cards, set 35
         (Rules.preset("classic", 3, nine_wild=False), 26),  # the 8s are
         (Rules.preset("classic", 2, remove_ranks="8", nine_wild=False), 23),  # two players
         (Rules.preset("classic", 4, remove_ranks="89", draw_when_able=True), 13))),
@@ -959,16 +959,31 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("classic", 2, remove_ranks="QK", draw_when_able=True), 23),  # at will
         (Rules.preset("serbian", 2, remove_ranks="K"), 34),  # 48 cards
         (Rules.preset("league", 2, spare_three=10), 34),  # 52 cards
-        (Rules.preset("league", 2), 14)))])  # the preset: its specialist
+        (Rules.preset("league", 2), 14))),  # the preset: its specialist
+    # set 35 (adept-three-player-short.json): set 26 with its Crates individual network
+    # refitted two rounds on three-player Crates tables of 44 cards with a wild card and no
+    # draws at will (`--tables three-player-short-deck --start adept:net=26`, seed 12611);
+    # on three-player Crates tables of 44 and 48 cards with a wild card and no draws at will
+    (35, 26, ("crates-individual",), (
+        (Rules.preset("league", 3, remove_ranks="QK"), 35),  # 8s and 9s wild
+        (Rules.preset("classic", 3, nine_wild=False, remove_ranks="QK"), 35),  # the 8s alone
+        (Rules.preset("serbian", 3, remove_ranks="8Q"), 35),  # the 9s alone
+        (Rules.preset("classic", 3, nine_wild=False, remove_ranks="8Q"), 28),  # no wild card
+        (Rules.preset("serbian", 3, remove_ranks="K"), 35),  # 48 cards
+        (Rules.preset("league", 3, spare_three=10), 26),  # 52 cards: set 26's games
+        (Rules.preset("league", 3), 8),  # the preset: its specialist
+        (Rules.preset("classic", 2, remove_ranks="QK"), 34)))])  # two players
 def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
-    """Sets 26 to 31 and 34 are a shipped set with one or two networks refitted (`crates
+    """Sets 26 to 31, 34 and 35 are a shipped set with one or two networks refitted (`crates
     train --player adept --tables three-player|partnerships-no-at-will|no-wild|
-    eights-unlimited|no-wild-at-will|two-player-short-deck --start adept:net=K`): the other kinds' networks are the start's weight for weight, and
+    eights-unlimited|no-wild-at-will|two-player-short-deck|three-player-short-deck --start
+    adept:net=K`): the other kinds' networks are the start's weight for weight, and
     the shipped set plays the set on the tables its WHERE_ROUTES entries name."""
     assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET,
             A.EIGHTS_UNLIMITED_SET, A.NO_WILD_AT_WILL_SET,
-            A.NO_WILD_AT_WILL_2P_SET, A.TWO_PLAYER_SHORT_SET) == (26, 27, 28, 29, 30, 31, 34)
+            A.NO_WILD_AT_WILL_2P_SET, A.TWO_PLAYER_SHORT_SET,
+            A.THREE_PLAYER_SHORT_SET) == (26, 27, 28, 29, 30, 31, 34, 35)
     started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
     assert set(refitted) == set(started)  # set 23 (set 34's start) has a Crates individual one alone
     for kind in set(started) - set(refit):
