@@ -326,9 +326,20 @@ def no_wild_tables(seed: int, n_random: int) -> list:
     card is wild and no seat may draw at will (the race to an empty stock with nothing to
     change the suit): n_random such rule sets drawn from the whole knob space with the
     generator of `seed` (no preset is one: their 8s are wild)."""
-    return _where_tables(lambda r: (r.family == "crates" and r.players >= 3
-                                    and not r.knobs["draw_when_able"]
-                                    and not has_wild_card(r)), seed, n_random)
+    return _where_tables(lambda r: r.players >= 3 and _no_wild_no_at_will(r), seed, n_random)
+
+
+def three_player_no_wild_tables(seed: int, n_random: int) -> list:
+    """`--tables three-player-no-wild`: no_wild_tables' with 3 players alone (where adept
+    stayed furthest below expert among such tables in individual play: -5.6 on average over
+    8 measured rule sets of 44 cards and -5.8 over 3 of 48)."""
+    return _where_tables(lambda r: r.players == 3 and _no_wild_no_at_will(r), seed, n_random)
+
+
+def _no_wild_no_at_will(rules: Rules) -> bool:
+    """Whether `rules` is a Crates table with no wild card where no seat may draw at will."""
+    return (rules.family == "crates" and not rules.knobs["draw_when_able"]
+            and not has_wild_card(rules))
 
 
 def no_wild_at_will_tables(seed: int, n_random: int) -> list:

@@ -25,6 +25,7 @@ from crates_sim.knob_space import (
     partnerships_short_deck_tables,
     random_tables,
     spec,
+    three_player_no_wild_tables,
     three_player_short_deck_tables,
     three_player_tables,
     training_tables,
@@ -366,3 +367,13 @@ def test_short_deck_tables_are_short_wild_individual_decks_without_draws_at_will
              and t.deck_size <= 44 and has_wild_card(t)]
     assert tables == drawn[:4]
     assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)
+
+
+def test_three_player_no_wild_tables_are_three_player_tables_without_a_wild_card_or_draws_at_will():
+    """--tables three-player-no-wild: three-player Crates rule sets with no wild card and no
+    draws at will, in the order random_tables draws them (no preset is one)."""
+    tables = three_player_no_wild_tables(11, 4)
+    drawn = [t for t in random_tables(20000, 11) if t.family == "crates" and t.players == 3
+             and not t.knobs["draw_when_able"] and not has_wild_card(t)]
+    assert tables == drawn[:4]
+    assert all("8" in t.knobs["remove_ranks"] for t in tables)

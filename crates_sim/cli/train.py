@@ -75,6 +75,9 @@ SHORT_DECK_TWO_PLAYER_RANDOM_TABLES = 40
 #: `--tables three-player-short-deck`: the same with 3 players
 #: (knob_space.three_player_short_deck_tables)
 SHORT_DECK_THREE_PLAYER_RANDOM_TABLES = 40
+#: `--tables three-player-no-wild`: this many three-player Crates rule sets without a wild
+#: card or draws at will drawn with --seed (knob_space.three_player_no_wild_tables)
+NO_WILD_THREE_PLAYER_RANDOM_TABLES = 40
 #: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
 #: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
 NO_WILD_RANDOM_TABLES = 40
@@ -136,7 +139,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "partnerships-at-will",
                                          "partnerships-short-deck",
                                          "two-player-short-deck",
-                                         "three-player-short-deck"]),
+                                         "three-player-short-deck",
+                                         "three-player-no-wild"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
@@ -181,7 +185,9 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "(two ranks out), drawn with --seed; two-player-short-deck: "
                    f"{SHORT_DECK_TWO_PLAYER_RANDOM_TABLES} such two-player Crates rule sets; "
                    f"three-player-short-deck: {SHORT_DECK_THREE_PLAYER_RANDOM_TABLES} such "
-                   "three-player ones.")
+                   "three-player ones; three-player-no-wild: "
+                   f"{NO_WILD_THREE_PLAYER_RANDOM_TABLES} three-player Crates rule sets with no "
+                   "wild card and no draws at will.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -371,6 +377,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         partnerships_at_will_tables,
         partnerships_no_at_will_tables,
         partnerships_short_deck_tables,
+        three_player_no_wild_tables,
         three_player_short_deck_tables,
         three_player_tables,
         training_tables,
@@ -412,7 +419,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
              "two-player-short-deck": lambda: two_player_short_deck_tables(
                  seed, SHORT_DECK_TWO_PLAYER_RANDOM_TABLES),
              "three-player-short-deck": lambda: three_player_short_deck_tables(
-                 seed, SHORT_DECK_THREE_PLAYER_RANDOM_TABLES)}
+                 seed, SHORT_DECK_THREE_PLAYER_RANDOM_TABLES),
+             "three-player-no-wild": lambda: three_player_no_wild_tables(
+                 seed, NO_WILD_THREE_PLAYER_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
