@@ -425,11 +425,11 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: ({rules-array slot: value}, set); a slot not named matches any value. Crates
 #: partnership tables where a seat may draw at will play PARTNERS_SET's network, and
 #: two-player Crates tables (the presets have specialists, in ROUTES) TWO_PLAYER_SET's
-#: (TWO_PLAYER_SHORT_SET's where a card is wild and no seat may draw at will, and with
-#: 3 players and 44 or 48 cards THREE_PLAYER_SHORT_SET's),
+#: (TWO_PLAYER_SHORT_SET's where a card is wild and no seat may draw at will),
 #: two-player Crazy Eights tables TWO_PLAYER_EIGHTS_SET's, other Crazy Eights tables with
 #: draw_rule=unlimited EIGHTS_UNLIMITED_SET's, three-player Crates tables
-#: where no seat may draw at will THREE_PLAYER_SET's, and Crates partnership tables where
+#: where no seat may draw at will THREE_PLAYER_SET's (THREE_PLAYER_SHORT_SET's where a
+#: card is wild and the deck holds 44 or 48 cards), and Crates partnership tables where
 #: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
 #: without draws at will or a wild card NO_WILD_SET's; first of all, Crates tables with
 #: no wild card where a seat may draw at will, in individual play with 3 or 4 players,
