@@ -302,6 +302,13 @@ def three_player_short_deck_tables(seed: int, n_random: int) -> list:
     return _short_deck_tables(3, seed, n_random)
 
 
+def four_player_short_deck_tables(seed: int, n_random: int) -> list:
+    """`--tables four-player-short-deck`: the same with 4 players in individual play (where,
+    with a wild card, adept stayed -5.8 below expert on average over 3 measured rule sets
+    of 44 cards, -3.7 over 4 of 48 and +0.7 over 9 of 52)."""
+    return _short_deck_tables(4, seed, n_random)
+
+
 def partnerships_at_will_tables(seed: int, n_random: int) -> list:
     """`--tables partnerships-at-will`: the tables of a round on Crates partnerships where
     a seat may draw at will (partnership_tables mixes both ways): each Crates preset with

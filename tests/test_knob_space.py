@@ -16,6 +16,7 @@ from crates_sim.knob_space import (
     every_table,
     focus_tables,
     four_player_individual_tables,
+    four_player_short_deck_tables,
     has_wild_card,
     no_wild_at_will_tables,
     no_wild_tables,
@@ -354,16 +355,17 @@ def test_partnerships_short_deck_tables_are_short_wild_partnership_decks_without
 
 
 @pytest.mark.parametrize("players, drawn_tables", [(2, two_player_short_deck_tables),
-                                                    (3, three_player_short_deck_tables)])
+                                                    (3, three_player_short_deck_tables),
+                                                    (4, four_player_short_deck_tables)])
 def test_short_deck_tables_are_short_wild_individual_decks_without_draws_at_will(
         players, drawn_tables):
-    """--tables two-player-short-deck and three-player-short-deck: Crates rule sets with 2
-    (3) players, without draws at will, with a wild card, on 44 cards or fewer, in the order
+    """--tables two-player-short-deck, three-player-short-deck and four-player-short-deck:
+    Crates rule sets with 2 (3, 4) players in individual play, without draws at will, with a wild card, on 44 cards or fewer, in the order
     random_tables draws them (the others skipped; no preset is one)."""
     tables = drawn_tables(11, 4)
     assert len(tables) == 4
     drawn = [t for t in random_tables(20000, 11) if t.family == "crates"
-             and t.players == players and not t.knobs["draw_when_able"]
+             and t.players == players and not t.partnerships and not t.knobs["draw_when_able"]
              and t.deck_size <= 44 and has_wild_card(t)]
     assert tables == drawn[:4]
     assert all(len(t.knobs["remove_ranks"]) >= 2 for t in tables)

@@ -75,6 +75,9 @@ SHORT_DECK_TWO_PLAYER_RANDOM_TABLES = 40
 #: `--tables three-player-short-deck`: the same with 3 players
 #: (knob_space.three_player_short_deck_tables)
 SHORT_DECK_THREE_PLAYER_RANDOM_TABLES = 40
+#: `--tables four-player-short-deck`: the same with 4 players in individual play
+#: (knob_space.four_player_short_deck_tables)
+SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES = 40
 #: `--tables three-player-no-wild`: this many three-player Crates rule sets without a wild
 #: card or draws at will drawn with --seed (knob_space.three_player_no_wild_tables)
 NO_WILD_THREE_PLAYER_RANDOM_TABLES = 40
@@ -140,6 +143,7 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                                          "partnerships-short-deck",
                                          "two-player-short-deck",
                                          "three-player-short-deck",
+                                         "four-player-short-deck",
                                          "three-player-no-wild"]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
@@ -185,7 +189,9 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "(two ranks out), drawn with --seed; two-player-short-deck: "
                    f"{SHORT_DECK_TWO_PLAYER_RANDOM_TABLES} such two-player Crates rule sets; "
                    f"three-player-short-deck: {SHORT_DECK_THREE_PLAYER_RANDOM_TABLES} such "
-                   "three-player ones; three-player-no-wild: "
+                   "three-player ones; four-player-short-deck: "
+                   f"{SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES} such four-player ones in "
+                   "individual play; three-player-no-wild: "
                    f"{NO_WILD_THREE_PLAYER_RANDOM_TABLES} three-player Crates rule sets with no "
                    "wild card and no draws at will.")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
@@ -371,6 +377,7 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         eights_unlimited_tables,
         focus_tables,
         four_player_individual_tables,
+        four_player_short_deck_tables,
         no_wild_at_will_tables,
         no_wild_tables,
         partnership_tables,
@@ -420,6 +427,8 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  seed, SHORT_DECK_TWO_PLAYER_RANDOM_TABLES),
              "three-player-short-deck": lambda: three_player_short_deck_tables(
                  seed, SHORT_DECK_THREE_PLAYER_RANDOM_TABLES),
+             "four-player-short-deck": lambda: four_player_short_deck_tables(
+                 seed, SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES),
              "three-player-no-wild": lambda: three_player_no_wild_tables(
                  seed, NO_WILD_THREE_PLAYER_RANDOM_TABLES)}
     part = None if _named_tables(ctx) or table_set not in parts else table_set
