@@ -305,7 +305,9 @@ def three_player_short_deck_tables(seed: int, n_random: int) -> list:
 def four_player_short_deck_tables(seed: int, n_random: int) -> list:
     """`--tables four-player-short-deck`: the same with 4 players in individual play (where,
     with a wild card, adept stayed -5.8 below expert on average over 3 measured rule sets
-    of 44 cards, -3.7 over 4 of 48 and +0.7 over 9 of 52)."""
+    of 44 cards, -3.7 over 4 of 48 and +0.7 over 9 of 52; two rounds on them gained head to
+    head and lost against expert, so nothing was routed: docs/strategies.md, "Four players
+    in individual play on short decks")."""
     return _short_deck_tables(4, seed, n_random)
 
 

@@ -360,8 +360,9 @@ def test_partnerships_short_deck_tables_are_short_wild_partnership_decks_without
 def test_short_deck_tables_are_short_wild_individual_decks_without_draws_at_will(
         players, drawn_tables):
     """--tables two-player-short-deck, three-player-short-deck and four-player-short-deck:
-    Crates rule sets with 2 (3, 4) players in individual play, without draws at will, with a wild card, on 44 cards or fewer, in the order
-    random_tables draws them (the others skipped; no preset is one)."""
+    Crates rule sets with 2 (3, 4) players in individual play, without draws at will, with
+    a wild card, on 44 cards or fewer, in the order random_tables draws them (the others
+    skipped; no preset is one)."""
     tables = drawn_tables(11, 4)
     assert len(tables) == 4
     drawn = [t for t in random_tables(20000, 11) if t.family == "crates"
