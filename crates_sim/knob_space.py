@@ -25,12 +25,17 @@ Contract:
   individual play and no draws at will, then such drawn rule sets;
 - `partnerships_no_at_will_tables(seed, n_random)`: the Crates presets with 4 players in
   partnerships and no draws at will, then such drawn rule sets;
+- `TABLE_PARTS`: each part of the table space a round of `crates train --player adept
+  --tables NAME` can play alone (a `TablePart`: its name, its tables for a seed, its help);
 - `knob_values(base, knob, players)`: the values `crates balance --knobs` tries a knob at;
 - `focus_tables()`: the tables adept's training adds from round FOCUS_FROM on.
 The safety knobs (max_turns_per_hand, max_hands) keep their defaults.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -394,6 +399,93 @@ def two_player_at_will_tables(seed: int, n_random: int) -> list:
     return _with_knobs_tables({"draw_when_able": True}, lambda r: (
         r.family == "crates" and r.players == 2 and r.knobs["draw_when_able"]),
         seed, n_random)
+
+
+@dataclass(frozen=True)
+class TablePart:
+    """One part of the table space a round of `crates train --player adept --tables NAME`
+    plays alone: its name, the function that gives its tables for a seed
+    (`tables(seed, n_random)`), how many rule sets that draws, and the words `--help`
+    gives it (`{n}` stands for n_random)."""
+
+    name: str
+    tables: Callable[[int, int], list]
+    about: str
+    n_random: int = 40
+
+    def draw(self, seed: int) -> list:
+        """The part's tables for `seed`."""
+        return self.tables(seed, self.n_random)
+
+    def help(self) -> str:
+        """`NAME: what it plays`, as `crates train --help` lists it."""
+        return f"{self.name}: {self.about.format(n=self.n_random)}"
+
+
+#: the parts of the table space `crates train --player adept --tables` offers besides
+#: `every` (training_tables) and `three` (THREE_TABLES), in the order `--help` lists them;
+#: a new part is one entry here
+TABLE_PARTS = (
+    TablePart("eights", eights_tables, "the Crazy Eights family's presets (three times) and "
+              "{n} of its rule sets drawn with --seed"),
+    TablePart("crates", crates_tables, "the same for the Crates family ({n} drawn)"),
+    TablePart("partnerships", partnership_tables, "the Crates presets with 4 players in "
+              "partnerships, with and without draws at will (three times), and {n} Crates "
+              "partnership rule sets drawn with --seed"),
+    TablePart("two-player", two_player_tables, "the Crates presets with 2 players, with and "
+              "without draws at will (three times), and {n} two-player Crates rule sets drawn "
+              "with --seed"),
+    TablePart("two-player-eights", lambda seed, n: two_player_tables(seed, n, "eights"),
+              "the same for the Crazy Eights family"),
+    TablePart("at-will", at_will_tables, "the Crates presets with 3 players or more in "
+              "individual play with draws at will (three times), and {n} such rule sets "
+              "drawn with --seed"),
+    TablePart("three-player", three_player_tables, "the Crates presets with 3 players (three "
+              "times), and {n} three-player Crates rule sets without draws at will drawn with "
+              "--seed"),
+    TablePart("four-player-individual", four_player_individual_tables, "the Crates presets "
+              "with 4 players in individual play (three times), and {n} such rule sets without "
+              "draws at will drawn with --seed"),
+    TablePart("partnerships-no-at-will", partnerships_no_at_will_tables, "the Crates presets "
+              "with 4 players in partnerships (three times), and {n} such rule sets without "
+              "draws at will drawn with --seed"),
+    TablePart("no-wild", no_wild_tables, "{n} Crates rule sets with 3 players or more, no wild "
+              "card (8s removed, 9s not wild or removed) and no draws at will, drawn with "
+              "--seed"),
+    TablePart("eights-unlimited", eights_unlimited_tables, "the Crazy Eights presets with 3 "
+              "players or more and draw_rule=unlimited (three times), and {n} such rule sets "
+              "drawn with --seed"),
+    TablePart("two-player-at-will", two_player_at_will_tables, "the Crates presets with 2 "
+              "players and draws at will (three times), and {n} such rule sets drawn with "
+              "--seed"),
+    TablePart("no-wild-at-will", no_wild_at_will_tables, "{n} Crates rule sets with no wild "
+              "card and draws at will, every player count, drawn with --seed"),
+    TablePart("two-player-no-wild-at-will", two_player_no_wild_at_will_tables, "{n} such rule "
+              "sets with 2 players, drawn with --seed"),
+    TablePart("partnerships-at-will", partnerships_at_will_tables, "the Crates presets with 4 "
+              "players in partnerships and draws at will (three times), and {n} such rule sets "
+              "drawn with --seed"),
+    TablePart("partnerships-short-deck", partnerships_short_deck_tables, "{n} Crates "
+              "partnership rule sets without draws at will, with a wild card, on a deck of 44 "
+              "cards or fewer (two ranks out), drawn with --seed"),
+    TablePart("two-player-short-deck", two_player_short_deck_tables, "{n} such two-player "
+              "Crates rule sets"),
+    TablePart("three-player-short-deck", three_player_short_deck_tables, "{n} such "
+              "three-player ones"),
+    TablePart("four-player-short-deck", four_player_short_deck_tables, "{n} such four-player "
+              "ones in individual play"),
+    TablePart("three-player-no-wild", three_player_no_wild_tables, "{n} three-player Crates "
+              "rule sets with no wild card and no draws at will"),
+)
+
+
+def table_part(name: str) -> TablePart:
+    """The TABLE_PARTS entry called `name`."""
+    for part in TABLE_PARTS:
+        if part.name == name:
+            return part
+    raise CratesError(f"no part of the table space is called {name!r}"
+                      f"{did_you_mean(name, [p.name for p in TABLE_PARTS])}")
 
 
 def knob_values(base: str, knob: str, players: int) -> list:

@@ -9,6 +9,7 @@ from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
     FAMILY_PRESET_REPEATS,
     FOCUS_DRAW_AT_WILL,
+    TABLE_PARTS,
     at_will_tables,
     crates_tables,
     eights_tables,
@@ -26,6 +27,7 @@ from crates_sim.knob_space import (
     partnerships_short_deck_tables,
     random_tables,
     spec,
+    table_part,
     three_player_no_wild_tables,
     three_player_short_deck_tables,
     three_player_tables,
@@ -35,6 +37,7 @@ from crates_sim.knob_space import (
     two_player_short_deck_tables,
     two_player_tables,
 )
+from crates_sim.errors import CratesError
 from crates_sim.rules import KNOBS, PRESETS, Rules
 
 
@@ -380,3 +383,22 @@ def test_three_player_no_wild_tables_are_three_player_tables_without_a_wild_card
              and not t.knobs["draw_when_able"] and not has_wild_card(t)]
     assert tables == drawn[:4]
     assert all("8" in t.knobs["remove_ranks"] for t in tables)
+
+
+def test_every_part_of_the_table_space_is_a_train_choice_with_its_words_and_tables():
+    """knob_space.TABLE_PARTS is the one list `crates train --tables` offers besides every and
+    three: each part is a choice, `--help` gives its words with its count, its tables are the
+    same for the same seed, and a misspelt name is one error that suggests the nearest."""
+    from crates_sim.cli.train import train
+
+    option = next(p for p in train.params if p.name == "table_set")
+    assert list(option.type.choices) == ["every", "three", *(p.name for p in TABLE_PARTS)]
+    for part in TABLE_PARTS:
+        assert part.help() in option.help and "{n}" not in part.help()
+        assert table_part(part.name) is part
+        tables = part.tables(11, 2)
+        assert tables and all(isinstance(t, Rules) for t in tables)
+        assert tables == part.tables(11, 2) and tables[-2:] != part.tables(12, 2)[-2:]
+    assert len({p.name for p in TABLE_PARTS}) == len(TABLE_PARTS)
+    with pytest.raises(CratesError, match="did you mean 'four-player-short-deck'"):
+        table_part("four-player-shortdeck")

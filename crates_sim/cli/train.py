@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import CratesError
+from ..knob_space import TABLE_PARTS
 from ..runs.train_adept import LEARNING_RATE, MAX_HIDDEN, VALUE_FLOOR
 from .options import (
     Choice,
@@ -28,75 +29,10 @@ DEFAULT_TEACHER = "expert:infer=0"
 #: adept's default teacher: expert with twice its samples (values less noisy; the
 #: shipped networks' teacher)
 ADEPT_TEACHER = "expert:samples=120"
-#: `--tables three`: classic with and without partnerships, crazy-eights (adept:net=3's)
-ADEPT_TABLES = (("classic", True), ("classic", False), ("crazy-eights", None))
 #: `--tables every` (the default): every preset at every player count (knob_space.every_table)
-#: and this many rule sets drawn from the whole knob space with --seed
+#: and this many rule sets drawn from the whole knob space with --seed; the other choices are
+#: `three` (knob_space.THREE_TABLES) and the parts of the table space in knob_space.TABLE_PARTS
 ADEPT_RANDOM_TABLES = 41
-#: `--tables eights`: the Crazy Eights family's presets (knob_space.eights_tables) and this
-#: many of that family's rule sets drawn with --seed
-EIGHTS_RANDOM_TABLES = 40
-#: `--tables crates`: the Crates family's presets (knob_space.crates_tables) and this many
-#: of that family's rule sets drawn with --seed
-CRATES_RANDOM_TABLES = 40
-#: `--tables partnerships`: the Crates partnership presets with and without draws at will
-#: (knob_space.partnership_tables) and this many Crates partnership rule sets drawn with --seed
-PARTNERSHIP_RANDOM_TABLES = 40
-#: `--tables two-player` (two-player-eights): the Crates (Crazy Eights) presets with 2
-#: players with and without draws at will (knob_space.two_player_tables) and this many
-#: two-player rule sets of that family drawn with --seed
-TWO_PLAYER_RANDOM_TABLES = 40
-#: `--tables at-will`: the Crates presets with 3 players or more in individual play with
-#: draws at will (knob_space.at_will_tables) and this many such rule sets drawn with --seed
-AT_WILL_RANDOM_TABLES = 40
-#: `--tables three-player`: the Crates presets with 3 players (knob_space.three_player_tables)
-#: and this many three-player Crates rule sets without draws at will drawn with --seed
-THREE_PLAYER_RANDOM_TABLES = 40
-#: `--tables four-player-individual`: the Crates presets with 4 players in individual play
-#: (knob_space.four_player_individual_tables) and this many such rule sets without draws at
-#: will drawn with --seed
-FOUR_PLAYER_RANDOM_TABLES = 40
-#: `--tables partnerships-no-at-will`: the Crates presets with 4 players in partnerships
-#: (knob_space.partnerships_no_at_will_tables) and this many such rule sets without draws
-#: at will drawn with --seed
-NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
-#: `--tables partnerships-at-will`: the Crates presets with 4 players in partnerships and
-#: draws at will (knob_space.partnerships_at_will_tables) and this many such rule sets
-#: drawn with --seed
-AT_WILL_PARTNERSHIP_RANDOM_TABLES = 40
-#: `--tables partnerships-short-deck`: this many Crates partnership rule sets without draws
-#: at will, with a wild card, on a deck of 44 cards or fewer, drawn with --seed
-#: (knob_space.partnerships_short_deck_tables; no preset is one)
-SHORT_DECK_PARTNERSHIP_RANDOM_TABLES = 40
-#: `--tables two-player-short-deck`: this many two-player Crates rule sets without draws at
-#: will, with a wild card, on a deck of 44 cards or fewer, drawn with --seed
-#: (knob_space.two_player_short_deck_tables; no preset is one)
-SHORT_DECK_TWO_PLAYER_RANDOM_TABLES = 40
-#: `--tables three-player-short-deck`: the same with 3 players
-#: (knob_space.three_player_short_deck_tables)
-SHORT_DECK_THREE_PLAYER_RANDOM_TABLES = 40
-#: `--tables four-player-short-deck`: the same with 4 players in individual play
-#: (knob_space.four_player_short_deck_tables)
-SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES = 40
-#: `--tables three-player-no-wild`: this many three-player Crates rule sets without a wild
-#: card or draws at will drawn with --seed (knob_space.three_player_no_wild_tables)
-NO_WILD_THREE_PLAYER_RANDOM_TABLES = 40
-#: `--tables no-wild`: this many Crates rule sets with 3 players or more, no wild card and
-#: no draws at will drawn with --seed (knob_space.no_wild_tables; no preset is one)
-NO_WILD_RANDOM_TABLES = 40
-#: `--tables eights-unlimited`: the Crazy Eights presets with 3 players or more and
-#: draw_rule=unlimited (knob_space.eights_unlimited_tables) and this many such rule sets
-#: drawn with --seed
-EIGHTS_UNLIMITED_RANDOM_TABLES = 40
-#: `--tables two-player-at-will`: the Crates presets with 2 players and draws at will
-#: (knob_space.two_player_at_will_tables) and this many such rule sets drawn with --seed
-TWO_PLAYER_AT_WILL_RANDOM_TABLES = 40
-#: `--tables no-wild-at-will`: this many Crates rule sets with no wild card and draws at
-#: will drawn with --seed (knob_space.no_wild_at_will_tables; no preset is one)
-NO_WILD_AT_WILL_RANDOM_TABLES = 40
-#: `--tables two-player-no-wild-at-will`: this many two-player Crates rule sets with no
-#: wild card and draws at will drawn with --seed (knob_space.two_player_no_wild_at_will_tables)
-TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 
 
 @click.command()
@@ -132,68 +68,14 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
 @click.option("--members", default=1, show_default=True, type=click.IntRange(1, 2),
               help="adept: independent runs (seeds SEED, SEED+1, ...) in OUT/member-M, "
                    "their networks averaged into OUT/adept.json.")
-@click.option("--tables", "table_set", type=Choice(["every", "three", "eights", "crates", "partnerships",
-                                         "two-player", "two-player-eights", "at-will",
-                                         "three-player", "four-player-individual",
-                                         "partnerships-no-at-will",
-                                         "no-wild", "eights-unlimited",
-                                         "two-player-at-will", "no-wild-at-will",
-                                         "two-player-no-wild-at-will",
-                                         "partnerships-at-will",
-                                         "partnerships-short-deck",
-                                         "two-player-short-deck",
-                                         "three-player-short-deck",
-                                         "four-player-short-deck",
-                                         "three-player-no-wild"]),
+@click.option("--tables", "table_set",
+              type=Choice(["every", "three", *(part.name for part in TABLE_PARTS)]),
               default="every", show_default=True,
               help="adept, unless --preset/--players/--both name the tables: every preset at "
                    "every player count plus rule sets drawn from the whole knob space (with "
                    "--seed); three: classic with and without partnerships and crazy-eights "
-                   "(adept:net=3's tables); eights: the Crazy Eights family's presets "
-                   f"(three times) and {EIGHTS_RANDOM_TABLES} of its rule sets drawn with "
-                   f"--seed; crates: the same for the Crates family ({CRATES_RANDOM_TABLES} "
-                   "drawn); partnerships: the Crates presets with 4 players in partnerships, "
-                   "with and without draws at will (three times), and "
-                   f"{PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets drawn with --seed; "
-                   "two-player: the Crates presets with 2 players, with and without draws at "
-                   f"will (three times), and {TWO_PLAYER_RANDOM_TABLES} two-player Crates rule "
-                   "sets drawn with --seed; two-player-eights: the same for the Crazy Eights "
-                   "family; at-will: the Crates presets with 3 players or more in individual "
-                   f"play with draws at will (three times), and {AT_WILL_RANDOM_TABLES} such "
-                   "rule sets drawn with --seed; three-player: the Crates presets with 3 "
-                   f"players (three times), and {THREE_PLAYER_RANDOM_TABLES} three-player "
-                   "Crates rule sets without draws at will drawn with --seed; "
-                   "four-player-individual: the Crates presets with 4 players in individual "
-                   f"play (three times), and {FOUR_PLAYER_RANDOM_TABLES} such rule sets "
-                   "without draws at will drawn with --seed; "
-                   "partnerships-no-at-will: the Crates presets with 4 players in "
-                   f"partnerships (three times), and {NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES} "
-                   "such rule sets without draws at will drawn with --seed; no-wild: "
-                   f"{NO_WILD_RANDOM_TABLES} Crates rule sets with 3 players or more, no wild "
-                   "card (8s removed, 9s not wild or removed) and no draws at will, drawn "
-                   "with --seed; eights-unlimited: the Crazy Eights presets with 3 players or "
-                   "more and draw_rule=unlimited (three times), and "
-                   f"{EIGHTS_UNLIMITED_RANDOM_TABLES} such rule sets drawn with --seed; "
-                   "two-player-at-will: the Crates presets with 2 players and draws at will "
-                   f"(three times), and {TWO_PLAYER_AT_WILL_RANDOM_TABLES} such rule sets "
-                   "drawn with --seed; no-wild-at-will: "
-                   f"{NO_WILD_AT_WILL_RANDOM_TABLES} Crates rule sets with no wild card and "
-                   "draws at will, every player count, drawn with --seed; "
-                   f"two-player-no-wild-at-will: {TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES} "
-                   "such rule sets with 2 players, drawn with --seed; partnerships-at-will: the "
-                   "Crates presets with 4 players in partnerships and draws at will (three "
-                   f"times), and {AT_WILL_PARTNERSHIP_RANDOM_TABLES} such rule sets drawn "
-                   "with --seed; partnerships-short-deck: "
-                   f"{SHORT_DECK_PARTNERSHIP_RANDOM_TABLES} Crates partnership rule sets "
-                   "without draws at will, with a wild card, on a deck of 44 cards or fewer "
-                   "(two ranks out), drawn with --seed; two-player-short-deck: "
-                   f"{SHORT_DECK_TWO_PLAYER_RANDOM_TABLES} such two-player Crates rule sets; "
-                   f"three-player-short-deck: {SHORT_DECK_THREE_PLAYER_RANDOM_TABLES} such "
-                   "three-player ones; four-player-short-deck: "
-                   f"{SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES} such four-player ones in "
-                   "individual play; three-player-no-wild: "
-                   f"{NO_WILD_THREE_PLAYER_RANDOM_TABLES} three-player Crates rule sets with no "
-                   "wild card and no draws at will.")
+                   "(adept:net=3's tables); " + "; ".join(part.help() for part in TABLE_PARTS)
+                   + ".")
 @click.option("--start", default=None, metavar="FILE|adept:net=K",
               help="adept: continue from these networks (a weights file, or a set adept "
                    "ships: adept:net=K): round 1's games are played by them and each fit "
@@ -223,9 +105,8 @@ TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES = 40
                    "held-out regret (runs of pressures make rare options cost millions of "
                    "points, which a least-squares fit would follow; its runs hold out hashed "
                    "game numbers, so every table has held-out games) [default: on with "
-                   "--tables every, eights, crates, partnerships, two-player, "
-                   "two-player-eights, at-will, three-player, four-player-individual, "
-                   "partnerships-no-at-will or no-wild].")
+                   "--tables every or a part of the table space (eights, crates, ...), off "
+                   "with --tables three or tables named by --preset/--players/--both].")
 @click.option("--eval-games", default=3000, show_default=True, type=int,
               help="Duplicate deals per round against `tuned` (the round's strength).")
 @seed_option(help="Seed of the games")
@@ -360,7 +241,7 @@ def _start_file(value: str) -> str:
 
 
 def _named_tables(ctx) -> bool:
-    """Whether the command line names the rules (else adept learns ADEPT_TABLES)."""
+    """Whether the command line names the rules (else adept learns the tables --tables names)."""
     return any(ctx.get_parameter_source(name).name != "DEFAULT"
                for name in ("preset", "players", "partnerships", "settings", "both"))
 
@@ -369,69 +250,14 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
                  workers, scheduler, quiet, members=1, lr_end=None, table_set="every",
                  hidden=None, value_floor=None, start=None, lr=None, refit=(), opponents=None):
     """`crates train --player adept`: `crates_sim.runs.train_adept.train_adept`."""
-    from ..knob_space import (
-        FOCUS_FROM,
-        at_will_tables,
-        crates_tables,
-        eights_tables,
-        eights_unlimited_tables,
-        focus_tables,
-        four_player_individual_tables,
-        four_player_short_deck_tables,
-        no_wild_at_will_tables,
-        no_wild_tables,
-        partnership_tables,
-        partnerships_at_will_tables,
-        partnerships_no_at_will_tables,
-        partnerships_short_deck_tables,
-        three_player_no_wild_tables,
-        three_player_short_deck_tables,
-        three_player_tables,
-        training_tables,
-        two_player_at_will_tables,
-        two_player_no_wild_at_will_tables,
-        two_player_short_deck_tables,
-        two_player_tables,
-    )
+    from ..knob_space import FOCUS_FROM, THREE_TABLES, focus_tables, table_part, training_tables
     from ..rules import Rules
     from ..runs.train_adept import train_members
 
     every = not _named_tables(ctx) and table_set == "every"
     # a round on one part of the table space (one family, Crates partnerships, two-player
-    # tables, draws at will): --tables NAME -> its tables for the seed
-    parts = {"eights": lambda: eights_tables(seed, EIGHTS_RANDOM_TABLES),
-             "crates": lambda: crates_tables(seed, CRATES_RANDOM_TABLES),
-             "partnerships": lambda: partnership_tables(seed, PARTNERSHIP_RANDOM_TABLES),
-             "two-player": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES),
-             "two-player-eights": lambda: two_player_tables(seed, TWO_PLAYER_RANDOM_TABLES,
-                                                            "eights"),
-             "at-will": lambda: at_will_tables(seed, AT_WILL_RANDOM_TABLES),
-             "three-player": lambda: three_player_tables(seed, THREE_PLAYER_RANDOM_TABLES),
-             "four-player-individual": lambda: four_player_individual_tables(
-                 seed, FOUR_PLAYER_RANDOM_TABLES),
-             "partnerships-no-at-will": lambda: partnerships_no_at_will_tables(
-                 seed, NO_AT_WILL_PARTNERSHIP_RANDOM_TABLES),
-             "no-wild": lambda: no_wild_tables(seed, NO_WILD_RANDOM_TABLES),
-             "eights-unlimited": lambda: eights_unlimited_tables(
-                 seed, EIGHTS_UNLIMITED_RANDOM_TABLES),
-             "two-player-at-will": lambda: two_player_at_will_tables(
-                 seed, TWO_PLAYER_AT_WILL_RANDOM_TABLES),
-             "no-wild-at-will": lambda: no_wild_at_will_tables(seed, NO_WILD_AT_WILL_RANDOM_TABLES),
-             "two-player-no-wild-at-will": lambda: two_player_no_wild_at_will_tables(
-                 seed, TWO_PLAYER_NO_WILD_AT_WILL_RANDOM_TABLES),
-             "partnerships-at-will": lambda: partnerships_at_will_tables(
-                 seed, AT_WILL_PARTNERSHIP_RANDOM_TABLES),
-             "partnerships-short-deck": lambda: partnerships_short_deck_tables(
-                 seed, SHORT_DECK_PARTNERSHIP_RANDOM_TABLES),
-             "two-player-short-deck": lambda: two_player_short_deck_tables(
-                 seed, SHORT_DECK_TWO_PLAYER_RANDOM_TABLES),
-             "three-player-short-deck": lambda: three_player_short_deck_tables(
-                 seed, SHORT_DECK_THREE_PLAYER_RANDOM_TABLES),
-             "four-player-short-deck": lambda: four_player_short_deck_tables(
-                 seed, SHORT_DECK_FOUR_PLAYER_RANDOM_TABLES),
-             "three-player-no-wild": lambda: three_player_no_wild_tables(
-                 seed, NO_WILD_THREE_PLAYER_RANDOM_TABLES)}
-    part = None if _named_tables(ctx) or table_set not in parts else table_set
+    # tables, draws at will, ...): knob_space.TABLE_PARTS
+    part = None if _named_tables(ctx) or table_set in ("every", "three") else table_part(table_set)
     # (a --start network keeps its width unless --hidden widens it: train_adept.widen_net)
     hidden = hidden or (64 if every and start is None else None)
     focus = []
@@ -439,9 +265,9 @@ def _train_adept(ctx, rules, teacher, both, rounds, games, sample, epochs, seed,
         tables = training_tables(seed, ADEPT_RANDOM_TABLES)
         focus = focus_tables()
     elif part is not None:
-        tables = parts[part]()
+        tables = part.draw(seed)
     elif not _named_tables(ctx):
-        tables = [Rules.from_cli(name, 4, p) for name, p in ADEPT_TABLES]
+        tables = [Rules.from_cli(name, 4, p) for name, p in THREE_TABLES]
     elif both:
         if rules.family != "crates" or rules.players != 4:
             raise CratesError("--both needs 4 players in a Crates preset (partnerships exist)")
