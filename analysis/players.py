@@ -178,7 +178,16 @@ MEASURED_ABOUT = ("adept (the shipped networks) against expert per rule set: poi
                   "(THREE_PLAYER_SHORT_SET; the rows of searched specs there were dropped), "
                   "the others the shipped adept's games. Rebuilt by "
                   "`crates rebuild adept-measured FOLDER... --write` from `crates compare --strategies "
-                  "adept,expert` (or adept:stock=4,expert) folders (seed 12630's ten rule "
+                  "adept,expert` (or adept:stock=4,expert) folders (after set 36, "
+                  "THREE_PLAYER_NO_WILD_SET: seed 12640's ten rule sets, "
+                  "knob_space.random_tables(10, 12640), on seeds 66890-66899 with adept, 1,000 "
+                  "deals each but 300 on its tables with draws at will and 3 or 4 players, 00 "
+                  "and 08, and 100 on its two-player one, 03; the 11 rows of three-player Crates "
+                  "rule sets with no wild card and no draws at will again with adept, on their "
+                  "own seeds, 1,000 deals each, and the first ten such rule sets drawn by seed "
+                  "12642 on seeds 66870-66879 with set 36 and its search, 1,000 deals each (the "
+                  "rows of searched specs on those rule sets, adept:route=2 and adept:dry=4, "
+                  "whose games the new network changes, were dropped); seed 12630's ten rule "
                   "sets, knob_space.random_tables(10, 12630), on seeds 66820-66829 with adept, "
                   "1,000 deals each but 300 on its tables with draws at will, 01, 03 and 06; "
                   "after the four-player "
@@ -543,6 +552,7 @@ def validation(spec: str, rules) -> str:
             PARTNERS_FIXED_SET,
             PARTNERS_SET,
             PRESETS_SET,
+            THREE_PLAYER_NO_WILD_SET,
             THREE_PLAYER_SET,
             THREE_PLAYER_SHORT_SET,
             TWO_PLAYER_EIGHTS_SET,
@@ -598,7 +608,14 @@ def validation(spec: str, rules) -> str:
                                     "(adept:net=27), on average stronger than round 4's there, "
                                     "not on every set (docs/strategies.md, Partnerships "
                                     "without draws at will)",
-                NO_WILD_SET: "on Crates rule sets with 3 or 4 players, no wild card and no "
+                THREE_PLAYER_NO_WILD_SET: "on three-player Crates rule sets with no wild "
+                                          "card and no draws at will it plays a network "
+                                          "refitted on such tables (adept:net=36), stronger "
+                                          "there than adept:net=28's, head to head and "
+                                          "against expert, and still below expert "
+                                          "(docs/strategies.md, Three players without a "
+                                          "wild card)",
+                NO_WILD_SET: "on Crates rule sets with 4 players, no wild card and no "
                              "draws at will it plays networks refitted on such tables "
                              "(adept:net=28), slightly stronger there than the ones before, "
                              "head to head, and still well below expert where the stock runs "

@@ -346,7 +346,9 @@ def no_wild_tables(seed: int, n_random: int) -> list:
 def three_player_no_wild_tables(seed: int, n_random: int) -> list:
     """`--tables three-player-no-wild`: no_wild_tables' with 3 players alone (where adept
     stayed furthest below expert among such tables in individual play: -5.6 on average over
-    8 measured rule sets of 44 cards and -5.8 over 3 of 48)."""
+    8 measured rule sets of 44 cards and -5.8 over 3 of 48; two rounds on them made set 36,
+    adept-three-player-no-wild.json: docs/strategies.md, "Three players without a wild
+    card, two rounds")."""
     return _where_tables(lambda r: r.players == 3 and _no_wild_no_at_will(r), seed, n_random)
 
 

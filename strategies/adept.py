@@ -283,7 +283,10 @@ N_TABLES = len(TABLES)
 #: two-player-short-deck --start adept:net=23`); 35: set 26 the same way on three-player
 #: ones (`--tables three-player-short-deck --start adept:net=26`); the shipped set plays
 #: set 34 on every such two-player table with a wild card but the presets, set 35 on such
-#: three-player tables of 44 and 48 cards (WHERE_ROUTES). A file names
+#: three-player tables of 44 and 48 cards (WHERE_ROUTES); 36: set 28 with its Crates
+#: individual network refitted two rounds on three-player Crates tables with no wild card
+#: and no draws at will (`--tables three-player-no-wild --start adept:net=28`), which the
+#: shipped set plays on those tables (WHERE_ROUTES). A file names
 #: its inputs: those it lacks get zero weights (`read_weights`), so older networks score
 #: exactly as they did
 NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adept-4.json",
@@ -299,7 +302,7 @@ NET_FILES = ("adept.json", "adept-1.json", "adept-2.json", "adept-3.json", "adep
              "adept-eights-unlimited.json", "adept-no-wild-at-will.json",
              "adept-no-wild-at-will-2.json", "adept-classic-5p-2.json",
              "adept-classic-4p-wide.json", "adept-two-player-short.json",
-             "adept-three-player-short.json")
+             "adept-three-player-short.json", "adept-three-player-no-wild.json")
 N_NETS = len(NET_FILES)
 #: the set the presets without a specialist are routed to: round 4's networks, shipped
 #: before the rounds on one family's drawn rule sets (`crates train --player adept
@@ -388,6 +391,12 @@ TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
 #: 26, +1.8 on 16 fresh such tables of 44 cards and +2.3 on 16 of 48; on 16 of 52 it was
 #: level, so it is not routed there)
 THREE_PLAYER_SHORT_SET = NET_FILES.index("adept-three-player-short.json")
+#: the set that plays three-player Crates rule sets with no wild card and no draws at
+#: will: set 28 with its Crates individual network refitted two rounds on such tables
+#: (docs/strategies.md, "Three players without a wild card": head to head against set
+#: 28, both with DRY_SEARCH, +1.8 on 16 fresh such tables of 44 cards and +1.2 on 16 of
+#: 48; against expert, on ten fresh such tables, -5.4 on average where set 28 was -7.7)
+THREE_PLAYER_NO_WILD_SET = NET_FILES.index("adept-three-player-no-wild.json")
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
 #: DRY_SEARCH (docs/strategies.md, "The cheap search on partnership tables where only the
@@ -409,10 +418,12 @@ _WILD_NO_AT_WILL = (
 #: the two ways a Crates deck holds no wild card: the 8s removed (their first card's IN_DECK
 #: slot), and the 9s not wild (E_NONE) or removed; a route names slot values, so each way
 #: (and each player count) is a route of its own. _NO_WILD: such a table with 3 or 4
-#: players and no draws at will
+#: players and no draws at will, and the set that plays it (THREE_PLAYER_NO_WILD_SET with
+#: 3 players, NO_WILD_SET with 4)
 _NINES_NOT_WILD = ({EFFECT + 4 * R_9: E_NONE}, {IN_DECK + 4 * R_9: 0})
 _NO_WILD_DECKS = tuple({IN_DECK + 4 * R_8: 0, **nines} for nines in _NINES_NOT_WILD)
-_NO_WILD = tuple({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0, **deck}
+_NO_WILD = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_DRAW_WHEN_ABLE: 0, **deck},
+                  THREE_PLAYER_NO_WILD_SET if players == 3 else NO_WILD_SET)
                  for players in (3, 4) for deck in _NO_WILD_DECKS)
 #: a Crates table in individual play with 2 to 4 players where a seat may draw at will and
 #: no card is wild, and the set that plays it (with 5 players, and in partnerships, set 30
@@ -431,7 +442,8 @@ _NO_WILD_AT_WILL = tuple(({K_FAMILY: FAMILY_CRATES, K_PLAYERS: players, K_PARTNE
 #: where no seat may draw at will THREE_PLAYER_SET's (THREE_PLAYER_SHORT_SET's where a
 #: card is wild and the deck holds 44 or 48 cards), and Crates partnership tables where
 #: no seat may PARTNERS_FIXED_SET's; before those two, Crates tables with 3 or 4 players
-#: without draws at will or a wild card NO_WILD_SET's; first of all, Crates tables with
+#: without draws at will or a wild card THREE_PLAYER_NO_WILD_SET's with 3 and NO_WILD_SET's
+#: with 4; first of all, Crates tables with
 #: no wild card where a seat may draw at will, in individual play with 3 or 4 players,
 #: NO_WILD_AT_WILL_SET's, and with 2 NO_WILD_AT_WILL_2P_SET's.
 WHERE_ROUTES = (*_NO_WILD_AT_WILL,
@@ -440,7 +452,7 @@ WHERE_ROUTES = (*_NO_WILD_AT_WILL,
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 2}, TWO_PLAYER_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_PLAYERS: 2}, TWO_PLAYER_EIGHTS_SET),
                 ({K_FAMILY: FAMILY_EIGHTS, K_DRAW_RULE: DRAW_UNLIMITED}, EIGHTS_UNLIMITED_SET),
-                *((slots_held, NO_WILD_SET) for slots_held in _NO_WILD),
+                *_NO_WILD,
                 ({K_FAMILY: FAMILY_CRATES, K_PLAYERS: 3, K_DRAW_WHEN_ABLE: 0}, THREE_PLAYER_SET),
                 ({K_FAMILY: FAMILY_CRATES, K_PARTNER: 1, K_DRAW_WHEN_ABLE: 0}, PARTNERS_FIXED_SET))
 #: adept's searched routes: (dry, samples, depth, margin), and the tables where the shipped
@@ -1252,7 +1264,8 @@ ADEPT_BUILTIN = Builtin(
     "with 3 players or more and unlimited draws, net=29; net=26, 27 and 28 "
     "on three-player, partnership and wild-card-free Crates rule sets without "
     "draws at will (net=35 on three-player ones of 44 or 48 cards where a card "
-    "is wild, refitted on those of 44 cards); and net=30 and 31 on wild-card-free Crates rule sets in "
+    "is wild, refitted on those of 44 cards; net=36 on three-player ones with "
+    "no wild card, refitted on them); and net=30 and 31 on wild-card-free Crates rule sets in "
     "individual play with 3 or 4 and with 2 players and draws at will), "
     "where no card is wild and nobody may draw at will (Crates, 2 to 4 "
     "players) a cheap search of the dry stock as dry=3:samples=8:depth=6, "
@@ -1371,9 +1384,9 @@ ADEPT_BUILTIN = Builtin(
                                    "where a card is wild and the deck holds 44 or 48 "
                                    "cards), on Crates "
                                    "partnership rule sets without draws at will "
-                                   "net=27's, on Crates rule sets with 3 or 4 "
-                                   "players, no wild card and no draws at will "
-                                   "net=28's, and on Crazy Eights rule sets with 3 "
+                                   "net=27's, on Crates rule sets with 4 players, "
+                                   "no wild card and no draws at will net=28's "
+                                   "(with 3, net=36's), and on Crazy Eights rule sets with 3 "
                                    "players or more and unlimited draws net=29's, and "
                                    "on Crates rule sets in individual play with 3 or 4 "
                                    "players, no wild card and draws at will net=30's, "

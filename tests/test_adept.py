@@ -908,7 +908,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
     # crates-individual --refit crates-partnerships`; on Crates tables with 3 players or
     # more, no wild card (8s removed, 9s not wild or removed) and no draws at will
     (28, 27, ("crates-individual", "crates-partnerships"), (
-        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 28),
+        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 36),  # three: set 36
         (Rules.preset("serbian", 4, remove_ranks="89"), 28),
         (Rules.preset("league", 4, partnerships=False, remove_ranks="8", nine_wild=False), 28),
         (Rules.preset("classic", 5, remove_ranks="8", nine_wild=False), None),  # five: set 0
@@ -939,7 +939,7 @@ def test_the_partnership_round_changed_only_the_partnership_network():
                       draw_when_able=True), 13),  # partnerships: set 13 there
         (Rules.preset("classic", 5, remove_ranks="89", draw_when_able=True), None),  # five
         (Rules.preset("league", 2, remove_ranks="8", draw_when_able=True), 23),  # wild 9s
-        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 28))),  # not at will
+        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 36))),  # not at will
     # set 31 (adept-no-wild-at-will-2.json): set 30 after one round more on the same kind of
     # table (`--start` set 30's file, seed 11514); on them with 2 players
     (31, 30, ("crates-individual", "crates-partnerships"), (
@@ -968,22 +968,37 @@ def test_the_partnership_round_changed_only_the_partnership_network():
         (Rules.preset("league", 3, remove_ranks="QK"), 35),  # 8s and 9s wild
         (Rules.preset("classic", 3, nine_wild=False, remove_ranks="QK"), 35),  # the 8s alone
         (Rules.preset("serbian", 3, remove_ranks="8Q"), 35),  # the 9s alone
-        (Rules.preset("classic", 3, nine_wild=False, remove_ranks="8Q"), 28),  # no wild card
+        (Rules.preset("classic", 3, nine_wild=False, remove_ranks="8Q"), 36),  # no wild card
         (Rules.preset("serbian", 3, remove_ranks="K"), 35),  # 48 cards
         (Rules.preset("league", 3, spare_three=10), 26),  # 52 cards: set 26's games
         (Rules.preset("league", 3), 8),  # the preset: its specialist
-        (Rules.preset("classic", 2, remove_ranks="QK"), 34)))])  # two players
+        (Rules.preset("classic", 2, remove_ranks="QK"), 34))),  # two players
+    # set 36 (adept-three-player-no-wild.json): set 28 with its Crates individual network
+    # refitted two rounds on three-player Crates tables with no wild card and no draws at
+    # will (`--tables three-player-no-wild --start adept:net=28`, seed 12615); on those
+    # tables, both ways of having no wild card, every deck
+    (36, 28, ("crates-individual",), (
+        (Rules.preset("classic", 3, remove_ranks="8", nine_wild=False), 36),  # 9s not wild
+        (Rules.preset("league", 3, remove_ranks="89"), 36),  # 9s removed
+        (Rules.preset("serbian", 3, remove_ranks="8Q", nine_wild=False), 36),  # 44 cards
+        (Rules.preset("classic", 4, partnerships=False, remove_ranks="89"), 28),  # four
+        (Rules.preset("classic", 4, remove_ranks="89"), 28),  # partnerships
+        (Rules.preset("classic", 3, remove_ranks="89", draw_when_able=True), 30),  # at will
+        (Rules.preset("classic", 3, remove_ranks="8"), 35),  # the 9s wild: set 35
+        (Rules.preset("classic", 2, remove_ranks="89"), 23)))])  # two players
 def test_the_rounds_on_one_kind_of_table_changed_their_networks_and_route_by_what_a_table_does(
         net_set, start, refit, routes):
-    """Sets 26 to 31, 34 and 35 are a shipped set with one or two networks refitted (`crates
+    """Sets 26 to 31 and 34 to 36 are a shipped set with one or two networks refitted (`crates
     train --player adept --tables three-player|partnerships-no-at-will|no-wild|
-    eights-unlimited|no-wild-at-will|two-player-short-deck|three-player-short-deck --start
+    eights-unlimited|no-wild-at-will|two-player-short-deck|three-player-short-deck|
+    three-player-no-wild --start
     adept:net=K`): the other kinds' networks are the start's weight for weight, and
     the shipped set plays the set on the tables its WHERE_ROUTES entries name."""
     assert (A.THREE_PLAYER_SET, A.PARTNERS_FIXED_SET, A.NO_WILD_SET,
             A.EIGHTS_UNLIMITED_SET, A.NO_WILD_AT_WILL_SET,
             A.NO_WILD_AT_WILL_2P_SET, A.TWO_PLAYER_SHORT_SET,
-            A.THREE_PLAYER_SHORT_SET) == (26, 27, 28, 29, 30, 31, 34, 35)
+            A.THREE_PLAYER_SHORT_SET, A.THREE_PLAYER_NO_WILD_SET) \
+        == (26, 27, 28, 29, 30, 31, 34, 35, 36)
     started, refitted = (A.read_weights(A.shipped_weights_path(k)) for k in (start, net_set))
     assert set(refitted) == set(started)  # set 23 (set 34's start) has a Crates individual one alone
     for kind in set(started) - set(refit):
@@ -1161,8 +1176,8 @@ def _totals(rules, spec, games=3):
     ("serbian", 4, {"count_forced": False}, 27),
     ("classic", 4, {"nine_wild": False}, 27),
     ("serbian", 4, {}, None),
-    # Crates with 3 players or more, no wild card and no draws at will: set 28
-    ("league", 3, {"remove_ranks": "8", "nine_wild": False}, 28),
+    # Crates with 4 players, no wild card and no draws at will: set 28 (with 3: set 36)
+    ("league", 3, {"remove_ranks": "8", "nine_wild": False}, 36),
     ("classic", 4, {"remove_ranks": "89"}, 28),
 ])
 def test_the_routes_play_the_specialists_on_their_own_tables(preset, players, knobs, routed):
