@@ -5,6 +5,7 @@ from collections import defaultdict
 
 import pytest
 
+from crates_sim.errors import CratesError
 from crates_sim.knob_space import (
     EIGHTS_MAX_PLAYERS,
     FAMILY_PRESET_REPEATS,
@@ -37,7 +38,6 @@ from crates_sim.knob_space import (
     two_player_short_deck_tables,
     two_player_tables,
 )
-from crates_sim.errors import CratesError
 from crates_sim.rules import KNOBS, PRESETS, Rules
 
 
