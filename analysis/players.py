@@ -616,7 +616,7 @@ def validation(spec: str, rules) -> str:
                                           "there than adept:net=28's, head to head and "
                                           "against expert, and still below expert "
                                           "(docs/strategies.md, Three players without a "
-                                          "wild card)",
+                                          "wild card, two rounds)",
                 NO_WILD_SET: "on Crates rule sets with 4 players, no wild card and no "
                              "draws at will it plays networks refitted on such tables "
                              "(adept:net=28), slightly stronger there than the ones before, "

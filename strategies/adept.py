@@ -393,9 +393,10 @@ TWO_PLAYER_SHORT_SET = NET_FILES.index("adept-two-player-short.json")
 THREE_PLAYER_SHORT_SET = NET_FILES.index("adept-three-player-short.json")
 #: the set that plays three-player Crates rule sets with no wild card and no draws at
 #: will: set 28 with its Crates individual network refitted two rounds on such tables
-#: (docs/strategies.md, "Three players without a wild card": head to head against set
-#: 28, both with DRY_SEARCH, +1.8 on 16 fresh such tables of 44 cards and +1.2 on 16 of
-#: 48; against expert, on ten fresh such tables, -5.4 on average where set 28 was -7.7)
+#: (docs/strategies.md, "Three players without a wild card, two rounds": head to head
+#: against set 28, both with DRY_SEARCH, +1.8 on 16 fresh such tables of 44 cards and +1.2
+#: on 16 of 48; against expert, on ten fresh such tables, -6.6 on average where set 28 was
+#: -7.7, and -3.5 on the eleven rows measured before, where it was -5.6)
 THREE_PLAYER_NO_WILD_SET = NET_FILES.index("adept-three-player-no-wild.json")
 #: a Crates deck where the 9s are the only wild rank: the 8s removed, the 9s in the deck
 #: and wild (E_WILD9). In partnerships with no draws at will such a table plays
